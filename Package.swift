@@ -1,0 +1,25 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+let package = Package(
+    name: "hls-subtitle-proxy",
+    platforms: [.macOS(.v15)],
+    products: [
+        .executable(name: "hls-subtitle-proxy", targets: ["hls-subtitle-proxy"]),
+        .library(name: "HTTPServer", targets: ["HTTPServer"]),
+        .library(name: "HLS", targets: ["HLS"]),
+        .library(name: "Proxy", targets: ["Proxy"]),
+    ],
+    targets: [
+        // Only includes <sys/epoll.h>, <sys/eventfd.h> and wraps accept4: Glibc's module exports none of them.
+        .target(name: "CSystem"),
+        .target(name: "HTTPServer", dependencies: ["CSystem"]),
+        .target(name: "HLS"),
+        .target(name: "Proxy", dependencies: ["HTTPServer", "HLS"]),
+        .executableTarget(name: "hls-subtitle-proxy", dependencies: ["Proxy"]),
+        .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer"]),
+        .testTarget(name: "HLSTests", dependencies: ["HLS"]),
+        .testTarget(name: "ProxyTests", dependencies: ["Proxy", "HTTPServer", "HLS"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,1 @@
+// The HTTP/1.1 server module; see the other files in this folder.

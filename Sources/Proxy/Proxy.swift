@@ -1,0 +1,1 @@
+// The proxy module: config, routes, origin client, handlers.
