@@ -1,1 +1,0 @@
-// The HTTP/1.1 server module; see the other files in this folder.
