@@ -34,6 +34,12 @@ extension ConfigReader {
         String(decoding: text.utf8.map { (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains($0) ? $0 | 0x20 : $0 }, as: UTF8.self)
     }
 
+    /// A number as a person would write it: `0`, not `0.0`.
+    static func formatted(_ number: Double) -> String {
+        if let integer = Int64(exactly: number), abs(integer) < 1 << 53 { return String(integer) }
+        return String(number)
+    }
+
     /// The value in double quotes with quotes, backslashes and control characters escaped, safe to print.
     static func quoted(_ value: String) -> String {
         var result = "\""

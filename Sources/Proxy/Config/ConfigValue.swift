@@ -10,15 +10,30 @@ enum ConfigValue: Sendable, Equatable {
     case array([ConfigValue])
     case object([String: ConfigValue])
 
-    /// Parses JSON text; the message of a syntax error is JSONDecoder's, which names the line and column.
+    /// Parses JSON text; a syntax error is one problem naming the line and column where parsing stopped.
     static func parse(_ bytes: [UInt8]) -> Result<ConfigValue, ConfigError> {
         do {
             return .success(try JSONDecoder().decode(ConfigValue.self, from: Data(bytes)))
-        } catch let DecodingError.dataCorrupted(context) {
-            let underlying = context.underlyingError.map { " (\($0))" } ?? ""
-            return .failure(ConfigError(problems: ["(file): not valid JSON: \(context.debugDescription)\(underlying)"]))
         } catch {
-            return .failure(ConfigError(problems: ["(file): not valid JSON: \(error)"]))
+            return .failure(ConfigError(problems: ["(file): not valid JSON: \(syntaxProblem(in: bytes))"]))
+        }
+    }
+
+    /// JSONDecoder says only that the data is not JSON; JSONSerialization says where ("around character 11").
+    private static func syntaxProblem(in bytes: [UInt8]) -> String {
+        do {
+            _ = try JSONSerialization.jsonObject(with: Data(bytes), options: [.fragmentsAllowed])
+            return "unreadable document"
+        } catch {
+            let detail = (error as NSError).userInfo[NSDebugDescriptionErrorKey] as? String ?? "\(error)"
+            guard let range = detail.range(of: "around character "),
+                let offset = Int(detail[range.upperBound...].prefix { $0.isASCII && $0.isNumber }),
+                offset <= bytes.count
+            else { return detail }
+            let before = bytes.prefix(offset)
+            let line = before.count { $0 == UInt8(ascii: "\n") } + 1
+            let column = offset - (before.lastIndex(of: UInt8(ascii: "\n")).map { $0 + 1 } ?? 0) + 1
+            return "\(detail.hasSuffix(".") ? String(detail.dropLast()) : detail) (line \(line), column \(column))"
         }
     }
 
@@ -28,7 +43,7 @@ enum ConfigValue: Sendable, Equatable {
         case .null: "null"
         case .bool(let value): value ? "true" : "false"
         case .integer(let value): String(value)
-        case .number(let value): String(value)
+        case .number(let value): ConfigReader.formatted(value)
         case .string(let value): ConfigReader.quoted(value)
         case .array: "an array"
         case .object: "an object"

@@ -101,7 +101,7 @@ extension ConfigReader {
         else { return cache }
         for (key, field) in [("master_ttl_seconds", \ProxyConfig.CacheSettings.masterTTL), ("subtitle_ttl_seconds", \.subtitleTTL)] {
             guard let seconds = number(members[key], at: path.key(key)) else { continue }
-            if seconds >= 0 { cache[keyPath: field] = seconds } else { report(path.key(key), "must be 0 or more, got \(seconds)") }
+            if seconds >= 0 { cache[keyPath: field] = seconds } else { report(path.key(key), "must be 0 or more, got \(Self.formatted(seconds))") }
         }
         if let bytes = integer(members["max_bytes"], at: path.key("max_bytes")) {
             if let valid = Int(exactly: bytes), valid >= 0 { cache.maxBytes = valid } else {
@@ -134,7 +134,7 @@ extension ConfigReader {
     mutating func positiveNumber(_ value: ConfigValue?, at path: ConfigPath) -> Double? {
         guard let number = number(value, at: path) else { return nil }
         guard number > 0 else {
-            report(path, "must be greater than 0, got \(number)")
+            report(path, "must be greater than 0, got \(Self.formatted(number))")
             return nil
         }
         return number
