@@ -169,8 +169,10 @@ import Testing
     @Test func loadNamesAFileThatCannotBeRead() throws {
         let missing = ConfigTestSupport.fixtures.appendingPathComponent("config/does-not-exist.json").path
         let error = try #require(throws: ConfigError.self) { try ProxyConfig.load(contentsOf: missing, environment: [:]) }
-        #expect(error.problems.count == 1)
-        #expect(error.problems.first?.hasPrefix("\(missing): cannot be read") == true)
+        #expect(error.problems == ["\(missing): no such file"])
+        let directory = ConfigTestSupport.fixtures.path
+        let notAFile = try #require(throws: ConfigError.self) { try ProxyConfig.load(contentsOf: directory, environment: [:]) }
+        #expect(notAFile.problems == ["\(directory): is a directory, not a config file"])
     }
 
     @Test func invalidJSONIsOneProblem() throws {

@@ -47,6 +47,11 @@ public struct ProxyConfig: Sendable {
     /// Reads and validates the file at `path`; relative directory origins resolve against the file's folder.
     public static func load(contentsOf path: String, environment: [String: String]) throws(ConfigError) -> ProxyConfig {
         let url = URL(fileURLWithPath: path)
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
+            throw ConfigError(problems: ["\(path): no such file"])
+        }
+        if isDirectory.boolValue { throw ConfigError(problems: ["\(path): is a directory, not a config file"]) }
         let bytes: [UInt8]
         do {
             bytes = Array(try Data(contentsOf: url))
@@ -58,6 +63,9 @@ public struct ProxyConfig: Sendable {
     }
 
     /// Decodes and validates JSON; relative directory origins resolve against the current directory.
+    ///
+    /// `${VAR}` in any string value (not in keys) is replaced from `environment`; `$${` is a literal `${`.
+    /// Numbers and booleans may be given as a string holding a reference, e.g. `"port": "${PORT}"`.
     public static func decode(_ data: [UInt8], environment: [String: String]) throws(ConfigError) -> ProxyConfig {
         try decode(data, environment: environment, baseDirectory: FileManager.default.currentDirectoryPath)
     }
