@@ -1,0 +1,57 @@
+// MARK: - Reading and writing single elements
+extension AttributeList {
+    /// RFC 8216 §4.2: an AttributeName is made of `[A-Z]`, `[0-9]` and `-`.
+    static func isValidName(_ name: String) -> Bool {
+        !name.isEmpty && name.utf8.allSatisfy { ($0 >= 0x41 && $0 <= 0x5A) || ($0 >= 0x30 && $0 <= 0x39) || $0 == 0x2D }
+    }
+
+    /// Reads one element; nil when it is blank or has no usable name.
+    static func attribute(in element: [UInt8]) -> Attribute? {
+        guard let equals = element.firstIndex(of: ASCII.equals) else { return nil }
+        let name = ASCII.trimmed(element[..<equals])
+        guard !name.isEmpty else { return nil }
+        let value = ASCII.trimmed(element[(equals + 1)...])
+        let isQuoted = value.count >= 2 && value.first == ASCII.quote && value.last == ASCII.quote
+        return Attribute(
+            name: String(decoding: name, as: UTF8.self),
+            rawValue: String(decoding: value, as: UTF8.self),
+            isQuoted: isQuoted
+        )
+    }
+
+    /// The first malformation in a list whose quotes are balanced.
+    func findProblem() -> Problem? {
+        var seen: Set<String> = []
+        for (index, element) in elements.enumerated() {
+            if ASCII.trimmed(element[...]).isEmpty { continue }
+            guard let equals = element.firstIndex(of: ASCII.equals) else { return .missingEquals(element: index) }
+            guard !ASCII.trimmed(element[..<equals]).isEmpty else { return .emptyName(element: index) }
+            let value = ASCII.trimmed(element[(equals + 1)...])
+            if value.first == ASCII.quote, value.count < 2 || value.last != ASCII.quote {
+                return .textAfterQuote(element: index)
+            }
+            guard let attribute = Self.attribute(in: element) else { continue }
+            if !seen.insert(attribute.name).inserted { return .duplicateName(attribute.name) }
+        }
+        return nil
+    }
+
+    /// Replaces the first `name` element's value, keeping the whitespace before its name; or appends
+    /// `name=rawValue`. A trailing blank element (a trailing comma) takes the new attribute, so the
+    /// original text stays an exact prefix of the result.
+    mutating func set(_ name: String, rawValue: String) throws(PlaylistError) {
+        guard Self.isValidName(name) else { throw .invalidAttribute(name: name) }
+        // An open quoted string would swallow whatever is appended after it.
+        guard problem != .unterminatedQuote else { throw .malformedAttributeList(line: 0) }
+        let replacement = Array("\(name)=\(rawValue)".utf8)
+        if let index = elements.firstIndex(where: { Self.attribute(in: $0)?.name == name }) {
+            let leading = elements[index].prefix { ASCII.isWhitespace($0) }
+            elements[index] = Array(leading) + replacement
+        } else if let last = elements.last, ASCII.trimmed(last[...]).isEmpty {
+            elements[elements.count - 1] = replacement
+        } else {
+            elements.append(replacement)
+        }
+        problem = findProblem()
+    }
+}
