@@ -37,6 +37,8 @@ public struct MasterPlaylistRewriter: Sendable {
     public func rewrite(_ playlist: inout Playlist, uris: [String]) throws(PlaylistError) {
         guard playlist.isMaster else { throw .notAMaster }
         try validate(uris: uris)
+        // With nothing to add, a new group reference would dangle.
+        guard !tracks.isEmpty else { return }
         let survey = try Survey(playlist)
         let targetGroups: [String]
         if survey.referencedGroups.isEmpty {
