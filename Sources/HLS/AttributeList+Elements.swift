@@ -7,11 +7,11 @@ extension AttributeList {
 
     /// Reads one element; nil when it is blank or has no usable name.
     static func attribute(in element: [UInt8]) -> Attribute? {
-        guard let equals = element.firstIndex(of: ASCII.equals) else { return nil }
-        let name = ASCII.trimmed(element[..<equals])
+        guard let equals = element.firstIndex(of: PlaylistSyntax.equals) else { return nil }
+        let name = PlaylistSyntax.trimmed(element[..<equals])
         guard !name.isEmpty else { return nil }
-        let value = ASCII.trimmed(element[(equals + 1)...])
-        let isQuoted = value.count >= 2 && value.first == ASCII.quote && value.last == ASCII.quote
+        let value = PlaylistSyntax.trimmed(element[(equals + 1)...])
+        let isQuoted = value.count >= 2 && value.first == PlaylistSyntax.quote && value.last == PlaylistSyntax.quote
         return Attribute(
             name: String(decoding: name, as: UTF8.self),
             rawValue: String(decoding: value, as: UTF8.self),
@@ -23,11 +23,11 @@ extension AttributeList {
     func findProblem() -> Problem? {
         var seen: Set<String> = []
         for (index, element) in elements.enumerated() {
-            if ASCII.trimmed(element[...]).isEmpty { continue }
-            guard let equals = element.firstIndex(of: ASCII.equals) else { return .missingEquals(element: index) }
-            guard !ASCII.trimmed(element[..<equals]).isEmpty else { return .emptyName(element: index) }
-            let value = ASCII.trimmed(element[(equals + 1)...])
-            if value.first == ASCII.quote, value.count < 2 || value.last != ASCII.quote {
+            if PlaylistSyntax.trimmed(element[...]).isEmpty { continue }
+            guard let equals = element.firstIndex(of: PlaylistSyntax.equals) else { return .missingEquals(element: index) }
+            guard !PlaylistSyntax.trimmed(element[..<equals]).isEmpty else { return .emptyName(element: index) }
+            let value = PlaylistSyntax.trimmed(element[(equals + 1)...])
+            if value.first == PlaylistSyntax.quote, value.count < 2 || value.last != PlaylistSyntax.quote {
                 return .textAfterQuote(element: index)
             }
             guard let attribute = Self.attribute(in: element) else { continue }
@@ -45,9 +45,9 @@ extension AttributeList {
         guard problem != .unterminatedQuote else { throw .malformedAttributeList(line: 0) }
         let replacement = Array("\(name)=\(rawValue)".utf8)
         if let index = elements.firstIndex(where: { Self.attribute(in: $0)?.name == name }) {
-            let leading = elements[index].prefix { ASCII.isWhitespace($0) }
+            let leading = elements[index].prefix { PlaylistSyntax.isWhitespace($0) }
             elements[index] = Array(leading) + replacement
-        } else if let last = elements.last, ASCII.trimmed(last[...]).isEmpty {
+        } else if let last = elements.last, PlaylistSyntax.trimmed(last[...]).isEmpty {
             elements[elements.count - 1] = replacement
         } else {
             elements.append(replacement)

@@ -54,9 +54,9 @@ public struct AttributeList: Sendable, Equatable {
         var inQuotes = false
         var elementStart = 0
         for (index, byte) in bytes.enumerated() {
-            if byte == ASCII.quote {
+            if byte == PlaylistSyntax.quote {
                 inQuotes.toggle()
-            } else if byte == ASCII.comma, !inQuotes {
+            } else if byte == PlaylistSyntax.comma, !inQuotes {
                 elements.append(Array(bytes[elementStart..<index]))
                 elementStart = index + 1
             }
@@ -100,7 +100,7 @@ public struct AttributeList: Sendable, Equatable {
     /// Sets `name` to an unquoted value (enumerated string, number, resolution), in place or appended.
     /// Throws `.invalidAttribute` for an empty value or one holding `"`, `,`, whitespace, CR or LF.
     public mutating func set(_ name: String, unquoted value: String) throws(PlaylistError) {
-        let forbidden: Set<UInt8> = [ASCII.quote, ASCII.comma, ASCII.space, ASCII.tab, ASCII.carriageReturn, ASCII.lineFeed]
+        let forbidden: Set<UInt8> = [PlaylistSyntax.quote, PlaylistSyntax.comma, PlaylistSyntax.space, PlaylistSyntax.tab, PlaylistSyntax.carriageReturn, PlaylistSyntax.lineFeed]
         guard !value.isEmpty, !value.utf8.contains(where: forbidden.contains) else { throw .invalidAttribute(name: name) }
         try set(name, rawValue: value)
     }
@@ -109,7 +109,7 @@ public struct AttributeList: Sendable, Equatable {
     public func serialized() -> [UInt8] {
         var bytes: [UInt8] = []
         for (index, element) in elements.enumerated() {
-            if index > 0 { bytes.append(ASCII.comma) }
+            if index > 0 { bytes.append(PlaylistSyntax.comma) }
             bytes.append(contentsOf: element)
         }
         return bytes
@@ -122,6 +122,6 @@ public struct AttributeList: Sendable, Equatable {
 
     /// True when `value` can be written between quotes (RFC 8216 §4.2: no `"`, CR or LF, and no escape).
     public static func canQuote(_ value: String) -> Bool {
-        !value.utf8.contains { $0 == ASCII.quote || $0 == ASCII.carriageReturn || $0 == ASCII.lineFeed }
+        !value.utf8.contains { $0 == PlaylistSyntax.quote || $0 == PlaylistSyntax.carriageReturn || $0 == PlaylistSyntax.lineFeed }
     }
 }

@@ -9,6 +9,7 @@
 ///   group already has a DEFAULT=YES; variants without SUBTITLES get the first referenced group.
 /// - New EXT-X-MEDIA lines go after the last EXT-X-MEDIA, else just before the first variant.
 /// - Rewriting a rewritten master changes nothing: our renditions are found by GROUP-ID, NAME and URI.
+/// - AUDIO, VIDEO and CLOSED-CAPTIONS groups, defined or dangling, are not ours to touch: left alone.
 public struct MasterPlaylistRewriter: Sendable {
     /// The renditions to add, in the order they are written.
     public let tracks: [SubtitleTrack]
@@ -57,7 +58,9 @@ public struct MasterPlaylistRewriter: Sendable {
                 newLines.append(PlaylistLine(tag: "EXT-X-MEDIA", attributes: attributes, ending: playlist.lineEnding))
             }
         }
-        try addSubtitleGroup(targetGroups[0], to: survey.variantIndices, in: &playlist)
+        if let firstGroup = targetGroups.first {
+            try addSubtitleGroup(firstGroup, to: survey.variantIndices, in: &playlist)
+        }
         insert(newLines, into: &playlist, survey: survey)
     }
 

@@ -52,12 +52,12 @@ public struct MediaPlaylist: Sendable, Equatable {
                 pendingByteRange = nil
                 continue
             }
-            let value = line.tagValue.map { Substring($0).trimmingASCIIWhitespace() }
+            let value = line.tagValue.map { Substring($0).trimmingPlaylistWhitespace() }
             switch line.tagName {
             case "EXTINF":
                 // RFC 8216 §4.3.2.1: #EXTINF:<duration>,[<title>]
                 let durationText = value?.split(separator: ",", maxSplits: 1, omittingEmptySubsequences: false).first
-                guard let durationText, let duration = decimalSeconds(durationText.trimmingASCIIWhitespace()) else {
+                guard let durationText, let duration = decimalSeconds(durationText.trimmingPlaylistWhitespace()) else {
                     throw .invalidSegmentDuration(line: lineNumber)
                 }
                 pendingDuration = duration

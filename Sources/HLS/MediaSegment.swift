@@ -28,7 +28,7 @@ public struct MediaSegment: Sendable, Equatable {
 
         /// A decimal-integer (RFC 8216 §4.2) that fits an Int; nil otherwise.
         private static func decimal(_ text: Substring) -> Int? {
-            let trimmed = text.trimmingASCIIWhitespace()
+            let trimmed = text.trimmingPlaylistWhitespace()
             guard !trimmed.isEmpty, trimmed.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) else { return nil }
             return Int(trimmed)
         }
@@ -52,15 +52,5 @@ public struct MediaSegment: Sendable, Equatable {
         self.byteRange = byteRange
         self.mapURI = mapURI
         self.mapByteRange = mapByteRange
-    }
-}
-
-extension Substring {
-    /// Without leading and trailing spaces, tabs and CRs.
-    func trimmingASCIIWhitespace() -> Substring {
-        var slice = self
-        while let first = slice.first, first == " " || first == "\t" || first == "\r" { slice = slice.dropFirst() }
-        while let last = slice.last, last == " " || last == "\t" || last == "\r" { slice = slice.dropLast() }
-        return slice
     }
 }

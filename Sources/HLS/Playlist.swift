@@ -15,8 +15,8 @@ public struct Playlist: Sendable, Equatable {
         /// The bytes of the terminator.
         public var bytes: [UInt8] {
             switch self {
-            case .lf: [ASCII.lineFeed]
-            case .crlf: [ASCII.carriageReturn, ASCII.lineFeed]
+            case .lf: [PlaylistSyntax.lineFeed]
+            case .crlf: [PlaylistSyntax.carriageReturn, PlaylistSyntax.lineFeed]
             case .none: []
             }
         }
@@ -41,10 +41,10 @@ public struct Playlist: Sendable, Equatable {
         var lines: [PlaylistLine] = []
         var index = lineStart
         while index < bytes.count {
-            if bytes[index] == ASCII.lineFeed {
+            if bytes[index] == PlaylistSyntax.lineFeed {
                 var end = index
                 var ending = LineEnding.lf
-                if end > lineStart, bytes[end - 1] == ASCII.carriageReturn {
+                if end > lineStart, bytes[end - 1] == PlaylistSyntax.carriageReturn {
                     end -= 1
                     ending = .crlf
                 }
@@ -80,32 +80,5 @@ public struct Playlist: Sendable, Equatable {
     /// The terminator new lines should use: that of the first terminated line, LF when there is none.
     public var lineEnding: LineEnding {
         lines.first { $0.ending != .none }?.ending ?? .lf
-    }
-}
-
-/// The ASCII bytes the playlist grammar is written in.
-enum ASCII {
-    static let lineFeed: UInt8 = 0x0A
-    static let carriageReturn: UInt8 = 0x0D
-    static let tab: UInt8 = 0x09
-    static let space: UInt8 = 0x20
-    static let quote: UInt8 = 0x22
-    static let hash: UInt8 = 0x23
-    static let comma: UInt8 = 0x2C
-    static let colon: UInt8 = 0x3A
-    static let equals: UInt8 = 0x3D
-    static let at: UInt8 = 0x40
-
-    /// Space, tab, or a stray CR: what surrounds values and URIs without being part of them.
-    static func isWhitespace(_ byte: UInt8) -> Bool {
-        byte == space || byte == tab || byte == carriageReturn
-    }
-
-    /// `bytes` without leading and trailing whitespace.
-    static func trimmed(_ bytes: ArraySlice<UInt8>) -> ArraySlice<UInt8> {
-        var slice = bytes
-        while let first = slice.first, isWhitespace(first) { slice = slice.dropFirst() }
-        while let last = slice.last, isWhitespace(last) { slice = slice.dropLast() }
-        return slice
     }
 }

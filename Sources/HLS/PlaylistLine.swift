@@ -25,14 +25,14 @@ public struct PlaylistLine: Sendable, Equatable {
     public init(content: [UInt8], ending: Playlist.LineEnding) {
         self.content = content
         self.ending = ending
-        let trimmed = ASCII.trimmed(content[...])
+        let trimmed = PlaylistSyntax.trimmed(content[...])
         let tagPrefix: [UInt8] = Array("#EXT".utf8)
         if trimmed.isEmpty {
             kind = .blank
         } else if content.starts(with: tagPrefix) {
             kind = .tag
-            valueStart = content.firstIndex(of: ASCII.colon).map { $0 + 1 }
-        } else if content.first == ASCII.hash {
+            valueStart = content.firstIndex(of: PlaylistSyntax.colon).map { $0 + 1 }
+        } else if content.first == PlaylistSyntax.hash {
             kind = .comment
         } else {
             kind = .uri
@@ -53,7 +53,7 @@ public struct PlaylistLine: Sendable, Equatable {
     public var tagName: String? {
         guard kind == .tag else { return nil }
         let nameEnd = valueStart.map { $0 - 1 } ?? content.count
-        return String(decoding: ASCII.trimmed(content[1..<nameEnd]), as: UTF8.self)
+        return String(decoding: PlaylistSyntax.trimmed(content[1..<nameEnd]), as: UTF8.self)
     }
 
     /// For a tag with a `:`, the raw bytes after it; nil otherwise.
@@ -77,7 +77,7 @@ public struct PlaylistLine: Sendable, Equatable {
     public mutating func replaceAttributes(with attributes: AttributeList) {
         guard kind == .tag else { return }
         guard let valueStart, valueStart <= content.count else {
-            content.append(ASCII.colon)
+            content.append(PlaylistSyntax.colon)
             valueStart = content.count
             content += attributes.serialized()
             return
@@ -88,7 +88,7 @@ public struct PlaylistLine: Sendable, Equatable {
     /// For a URI line, the URI without surrounding spaces and tabs; nil for other lines.
     public var uri: String? {
         guard kind == .uri else { return nil }
-        return String(decoding: ASCII.trimmed(content[...]), as: UTF8.self)
+        return String(decoding: PlaylistSyntax.trimmed(content[...]), as: UTF8.self)
     }
 
     /// True when the line is the tag `name` (given without `#`).
