@@ -5,6 +5,12 @@ extension AttributeList {
         !name.isEmpty && name.utf8.allSatisfy { ($0 >= 0x41 && $0 <= 0x5A) || ($0 >= 0x30 && $0 <= 0x39) || $0 == 0x2D }
     }
 
+    /// The name bytes of one element (empty when it has no `=`).
+    static func name(of element: [UInt8]) -> ArraySlice<UInt8> {
+        guard let equals = element.firstIndex(of: PlaylistSyntax.equals) else { return [] }
+        return PlaylistSyntax.trimmed(element[..<equals])
+    }
+
     /// Reads one element; nil when it is blank or has no usable name.
     static func attribute(in element: [UInt8]) -> Attribute? {
         guard let equals = element.firstIndex(of: PlaylistSyntax.equals) else { return nil }
@@ -42,7 +48,7 @@ extension AttributeList {
     mutating func set(_ name: String, rawValue: String) throws(PlaylistError) {
         guard Self.isValidName(name) else { throw .invalidAttribute(name: name) }
         // An open quoted string would swallow whatever is appended after it.
-        guard problem != .unterminatedQuote else { throw .malformedAttributeList(line: 0) }
+        guard !hasOpenQuote else { throw .malformedAttributeList(line: 0) }
         let replacement = Array("\(name)=\(rawValue)".utf8)
         if let index = elements.firstIndex(where: { Self.attribute(in: $0)?.name == name }) {
             let leading = elements[index].prefix { PlaylistSyntax.isWhitespace($0) }
@@ -52,6 +58,5 @@ extension AttributeList {
         } else {
             elements.append(replacement)
         }
-        problem = findProblem()
     }
 }

@@ -34,8 +34,13 @@ public struct AttributeList: Sendable, Equatable {
 
     /// The exact bytes of each comma-separated element, in order.
     var elements: [[UInt8]]
-    /// The first thing found wrong, if any.
-    public internal(set) var problem: Problem?
+    /// True when the last quoted string is never closed.
+    var hasOpenQuote = false
+
+    /// The first thing found wrong, if any (worked out on each call: most lists are never asked).
+    public var problem: Problem? {
+        hasOpenQuote ? .unterminatedQuote : findProblem()
+    }
 
     /// An empty list.
     public init() {
@@ -62,7 +67,7 @@ public struct AttributeList: Sendable, Equatable {
             }
         }
         elements.append(Array(bytes[elementStart...]))
-        problem = inQuotes ? .unterminatedQuote : findProblem()
+        hasOpenQuote = inQuotes
     }
 
     /// The attributes in order; blank elements (from `,,` or a trailing comma) and malformed ones are left out.
@@ -77,7 +82,11 @@ public struct AttributeList: Sendable, Equatable {
 
     /// The first attribute called `name` (names are case-sensitive, RFC 8216 §4.2).
     public subscript(name: String) -> Attribute? {
-        attributes.first { $0.name == name }
+        let nameBytes = Array(name.utf8)
+        for element in elements where Self.name(of: element).elementsEqual(nameBytes) {
+            return Self.attribute(in: element)
+        }
+        return nil
     }
 
     /// The unquoted value of the first attribute called `name`.

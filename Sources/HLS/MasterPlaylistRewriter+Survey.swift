@@ -27,7 +27,7 @@ extension MasterPlaylistRewriter {
                 case "EXT-X-STREAM-INF":
                     variantIndices.append(index)
                     guard let attributes = line.attributes else { continue }
-                    if attributes.problem == .unterminatedQuote { throw .malformedAttributeList(line: index + 1) }
+                    if attributes.hasOpenQuote { throw .malformedAttributeList(line: index + 1) }
                     // SUBTITLES is a quoted-string (RFC 8216 §4.3.4.2); a group name we could not
                     // quote back, or an unquoted value, is left alone rather than joined.
                     if let subtitles = attributes["SUBTITLES"], subtitles.isQuoted,

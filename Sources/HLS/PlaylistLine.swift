@@ -18,6 +18,8 @@ public struct PlaylistLine: Sendable, Equatable {
     public var ending: Playlist.LineEnding
     /// What the line is.
     public private(set) var kind: Kind
+    /// For a tag, its name without `#` and `:` (`EXT-X-STREAM-INF`); nil for other lines.
+    public private(set) var tagName: String?
     /// For a tag with a value, the index in `content` just after the first `:`.
     private var valueStart: Int?
 
@@ -31,7 +33,10 @@ public struct PlaylistLine: Sendable, Equatable {
             kind = .blank
         } else if content.starts(with: tagPrefix) {
             kind = .tag
-            valueStart = content.firstIndex(of: PlaylistSyntax.colon).map { $0 + 1 }
+            let colon = content.firstIndex(of: PlaylistSyntax.colon)
+            valueStart = colon.map { $0 + 1 }
+            // "#EXT" precedes any colon, so the name range starts inside the line.
+            tagName = String(decoding: PlaylistSyntax.trimmed(content[1..<(colon ?? content.count)]), as: UTF8.self)
         } else if content.first == PlaylistSyntax.hash {
             kind = .comment
         } else {
@@ -47,13 +52,6 @@ public struct PlaylistLine: Sendable, Equatable {
     /// The line as text (invalid UTF-8 shows as U+FFFD; `content` keeps the bytes).
     public var text: String {
         String(decoding: content, as: UTF8.self)
-    }
-
-    /// For a tag, its name without `#` and `:` (`EXT-X-STREAM-INF`); nil for other lines.
-    public var tagName: String? {
-        guard kind == .tag else { return nil }
-        let nameEnd = valueStart.map { $0 - 1 } ?? content.count
-        return String(decoding: PlaylistSyntax.trimmed(content[1..<nameEnd]), as: UTF8.self)
     }
 
     /// For a tag with a `:`, the raw bytes after it; nil otherwise.

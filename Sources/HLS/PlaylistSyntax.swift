@@ -18,10 +18,11 @@ enum PlaylistSyntax {
 
     /// `bytes` without leading and trailing whitespace.
     static func trimmed(_ bytes: ArraySlice<UInt8>) -> ArraySlice<UInt8> {
-        var slice = bytes
-        while let first = slice.first, isWhitespace(first) { slice = slice.dropFirst() }
-        while let last = slice.last, isWhitespace(last) { slice = slice.dropLast() }
-        return slice
+        var start = bytes.startIndex
+        var end = bytes.endIndex
+        while start < end, isWhitespace(bytes[start]) { start += 1 }
+        while end > start, isWhitespace(bytes[end - 1]) { end -= 1 }
+        return bytes[start..<end]
     }
 }
 
