@@ -16,8 +16,8 @@ extension MasterPlaylistRewriter {
         private(set) var referencedGroups: [String] = []
         /// Every existing SUBTITLES rendition.
         private(set) var subtitleRenditions: [Rendition] = []
-        /// Every GROUP-ID of any EXT-X-MEDIA type.
-        private(set) var groupIDs: Set<String> = []
+        /// Every GROUP-ID of an EXT-X-MEDIA whose TYPE is not SUBTITLES.
+        private(set) var otherGroupIDs: Set<String> = []
         /// Index of the last `#EXT-X-MEDIA`, if any.
         private(set) var lastMediaIndex: Int?
 
@@ -37,8 +37,10 @@ extension MasterPlaylistRewriter {
                 case "EXT-X-MEDIA":
                     lastMediaIndex = index
                     guard let attributes = line.attributes, let group = attributes.value("GROUP-ID") else { continue }
-                    groupIDs.insert(group)
-                    guard attributes.value("TYPE") == "SUBTITLES" else { continue }
+                    guard attributes.value("TYPE") == "SUBTITLES" else {
+                        otherGroupIDs.insert(group)
+                        continue
+                    }
                     subtitleRenditions.append(Rendition(
                         lineIndex: index, group: group, name: attributes.value("NAME") ?? "",
                         uri: attributes.value("URI"), isDefault: attributes.value("DEFAULT") == "YES"
@@ -49,11 +51,15 @@ extension MasterPlaylistRewriter {
             }
         }
 
-        /// `preferred`, or `preferred-2`, `preferred-3`... : the first that no EXT-X-MEDIA uses.
-        func unusedGroupID(startingFrom preferred: String) -> String {
+        /// `preferred`, or `preferred-2`, `preferred-3`... : the first that no EXT-X-MEDIA uses, except
+        /// renditions of ours (URI in `ourURIs`) from an earlier rewrite.
+        func unusedGroupID(startingFrom preferred: String, ourURIs: Set<String>) -> String {
+            let taken = otherGroupIDs.union(
+                subtitleRenditions.filter { $0.uri.map(ourURIs.contains) != true }.map(\.group)
+            )
             var candidate = preferred
             var suffix = 2
-            while groupIDs.contains(candidate) {
+            while taken.contains(candidate) {
                 candidate = "\(preferred)-\(suffix)"
                 suffix += 1
             }

@@ -43,7 +43,7 @@ public struct MasterPlaylistRewriter: Sendable {
         let survey = try Survey(playlist)
         let targetGroups: [String]
         if survey.referencedGroups.isEmpty {
-            targetGroups = [survey.unusedGroupID(startingFrom: groupID)]
+            targetGroups = [survey.unusedGroupID(startingFrom: groupID, ourURIs: Set(uris))]
         } else {
             targetGroups = survey.referencedGroups
         }

@@ -200,6 +200,16 @@ import Testing
         let output = try rewrite(master, tracks: [french])
         #expect(output.contains("#EXT-X-STREAM-INF:BANDWIDTH=1,SUBTITLES=NONE\n"))
         #expect(output.contains("#EXT-X-STREAM-INF:BANDWIDTH=2,SUBTITLES=\"subs\"\n"))
+        #expect(try rewrite(output, tracks: [french]) == output)
+    }
+
+    @Test func aMasterWhoseOnlyReferenceIsUnjoinableStaysIdempotent() throws {
+        // An empty unquoted SUBTITLES names no group we can join; our group is added once, not again.
+        let master = "#EXTM3U\n#EXT-X-STREAM-INF:BANDWIDTH=1,SUBTITLES=\nv.m3u8\n"
+        let output = try rewrite(master, tracks: [french])
+        #expect(output.contains(#"GROUP-ID="subs""#))
+        #expect(output.contains("#EXT-X-STREAM-INF:BANDWIDTH=1,SUBTITLES=\n"))
+        #expect(try rewrite(output, tracks: [french]) == output)
     }
 
     @Test func withNoTracksTheMasterIsUnchanged() throws {

@@ -45,7 +45,7 @@ import Testing
         #expect(Self.corpus.count == 34)
         var parsed = 0
         var rewritten = 0
-        for round in 0..<3000 {
+        for round in 0..<1500 {
             let original = Self.corpus[round % Self.corpus.count]
             let bytes = Self.mutate(original, using: &random)
             _ = try? MediaPlaylist.parse(bytes)
@@ -58,13 +58,13 @@ import Testing
             #expect((try? rewriter.rewrite(once, uri: PlaylistFixtures.trackURI)) == once, "round \(round)")
         }
         // Most mutations keep the header, so the invariants above were really exercised.
-        #expect(parsed > 1500)
-        #expect(rewritten > 500)
+        #expect(parsed > 750)
+        #expect(rewritten > 250)
     }
 
     @Test func randomBytesReturnOrThrow() {
         var random = SeededGenerator(state: 42)
-        for _ in 0..<2000 {
+        for _ in 0..<1000 {
             let length = Int.random(in: 0...200, using: &random)
             var bytes = (0..<length).map { _ in Self.interesting.randomElement(using: &random) ?? 0 }
             if Bool.random(using: &random) { bytes = Array("#EXTM3U\n".utf8) + bytes }
@@ -77,12 +77,16 @@ import Testing
         }
     }
 
-    @Test func everyTruncationOfAMasterReturnsOrThrows() throws {
-        let bytes = try PlaylistFixtures.bytes("corpus/master/apple-bipbop-16x9-variant-8-subtitles.m3u8")
+    @Test(arguments: ["shaka-packager-subs-group-no-default.m3u8", "crlf-media-after-variants-dangling-groups.m3u8"])
+    func everyTruncationOfAMasterReturnsOrThrows(name: String) throws {
+        let bytes = try PlaylistFixtures.bytes("corpus/master/" + name)
         let rewriter = MasterPlaylistRewriter(tracks: PlaylistFixtures.tracks)
         var rewritten = 0
         for length in 0...bytes.count {
-            if (try? rewriter.rewrite(Array(bytes.prefix(length)), uri: PlaylistFixtures.trackURI)) != nil { rewritten += 1 }
+            let prefix = Array(bytes.prefix(length))
+            guard let once = try? rewriter.rewrite(prefix, uri: PlaylistFixtures.trackURI) else { continue }
+            rewritten += 1
+            #expect((try? rewriter.rewrite(once, uri: PlaylistFixtures.trackURI)) == once, "prefix \(length): \(String(decoding: once, as: UTF8.self))")
         }
         #expect(rewritten > 0)
     }
