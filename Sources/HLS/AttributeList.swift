@@ -28,7 +28,8 @@ public struct AttributeList: Sendable, Equatable {
         public var isQuoted: Bool
         /// The value with its quotes removed.
         public var value: String {
-            isQuoted ? String(rawValue.dropFirst().dropLast()) : rawValue
+            // By bytes: a combining mark after the opening quote would join it in one Character.
+            isQuoted ? String(decoding: Array(rawValue.utf8.dropFirst().dropLast()), as: UTF8.self) : rawValue
         }
     }
 

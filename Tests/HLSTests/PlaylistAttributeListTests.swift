@@ -81,6 +81,10 @@ import Testing
         #expect(list.text == #"A="open"#)
     }
 
+    @Test func aCombiningMarkAfterTheOpeningQuoteStaysInTheValue() {
+        #expect(AttributeList("NAME=\"\u{301}e\"").value("NAME") == "\u{301}e")
+    }
+
     @Test func theFirstOfDuplicateNamesIsTheOneRead() {
         #expect(AttributeList("A=1,A=2").value("A") == "1")
     }
