@@ -1,12 +1,14 @@
 /// Adds subtitle renditions to a master playlist (RFC 8216 §4.3.4.1, §4.3.4.2), touching nothing else.
 ///
 /// - Every `#EXT-X-STREAM-INF` references a SUBTITLES group; `#EXT-X-I-FRAME-STREAM-INF` never does.
-/// - Without existing SUBTITLES references, the tracks form the group `groupID` (suffixed `-2`, `-3`...
-///   when an unreferenced group of that name already exists: such orphan renditions, which no player
-///   shows today, stay unreferenced rather than being switched on).
+/// - Without existing SUBTITLES references, the tracks form the group `groupID`, suffixed `-2`, `-3`...
+///   when an EXT-X-MEDIA other than ours already uses that GROUP-ID. A defined but unreferenced
+///   SUBTITLES group is an orphan no player shows today; it stays unreferenced rather than switched on.
 /// - With existing references, the tracks join every referenced group (a referenced group with no
 ///   EXT-X-MEDIA gets ours as its members), with NAMEs unique across those groups and DEFAULT=NO when a
-///   group already has a DEFAULT=YES; variants without SUBTITLES get the first referenced group.
+///   group already has a DEFAULT=YES; variants without SUBTITLES get the first referenced group. A
+///   SUBTITLES value that is unquoted, or holds a CR, is neither joined nor replaced.
+/// - Variants gain `,SUBTITLES="<group>"` at the end of their attribute list; the rest keeps its spelling.
 /// - New EXT-X-MEDIA lines go after the last EXT-X-MEDIA, else just before the first variant.
 /// - Rewriting a rewritten master changes nothing: our renditions are found by GROUP-ID, NAME and URI.
 /// - AUDIO, VIDEO and CLOSED-CAPTIONS groups, defined or dangling, are not ours to touch: left alone.
