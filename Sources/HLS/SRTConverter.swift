@@ -3,7 +3,9 @@
 /// The charset is detected and converted to UTF-8 (`TextEncoding`), then, as HLS-NOTES.md describes,
 /// commas become dots inside timing lines only and the result is read by the WebVTT parser. SRT cue
 /// numbers are dropped rather than kept as cue identifiers: players ignore them, and a cue repeated in two
-/// HLS segments would otherwise carry the same identifier twice. Markup (`<i>`, `<font>`) passes through.
+/// HLS segments would otherwise carry the same identifier twice. SRT coordinates after the end time are
+/// dropped. Markup (`<i>`, `<font>`) passes through. Cues need the full `hh:mm:ss,ttt` form (a missing
+/// separator line before a cue number is tolerated); a timing line WebVTT cannot read drops its cue.
 public enum SRTConverter {
     /// The WebVTT form of an SRT file; empty input gives an empty document, text without any cue fails.
     public static func webVTT(from bytes: [UInt8]) throws(SubtitleError) -> WebVTTDocument {
@@ -36,7 +38,11 @@ public enum SRTConverter {
         var parser = WebVTTParser(converted)
         var document = try parser.parse()
         document.blocks = []
-        for index in document.cues.indices { document.cues[index].id = nil }
+        for index in document.cues.indices {
+            document.cues[index].id = nil
+            // SRT's `X1:... Y2:...` coordinates are not WebVTT settings.
+            document.cues[index].settings = ""
+        }
         let hasText = text.contains { !(0x09...0x0D).contains($0) && $0 != 0x20 }
         if document.cues.isEmpty && hasText { throw .noSubRipCues }
         return document

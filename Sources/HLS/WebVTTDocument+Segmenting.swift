@@ -16,7 +16,10 @@ extension WebVTTDocument {
         let ascending = zip(boundaries, boundaries.dropFirst()).allSatisfy { $0 <= $1 }
         for cue in cues {
             if ascending {
-                for window in windowsShowing(cue, boundaries: boundaries) { buckets[window].append(cue) }
+                for window in windowsShowing(cue, boundaries: boundaries)
+                where Self.window(window, of: boundaries, shows: cue) {
+                    buckets[window].append(cue)
+                }
             } else {
                 // Out-of-order boundaries: windows whose end precedes their start are empty; check each one.
                 for window in boundaries.indices where Self.window(window, of: boundaries, shows: cue) {
@@ -31,26 +34,25 @@ extension WebVTTDocument {
         }
     }
 
-    /// The windows a cue shows in, found by binary search on ascending boundaries.
+    /// The windows a cue may show in, found by binary search on ascending boundaries: from the last
+    /// boundary at or before its start to the last boundary before its end. Callers filter out empty windows.
     private func windowsShowing(_ cue: WebVTTCue, boundaries: [Int64]) -> Range<Int> {
-        // First window whose end lies after the cue's start: the last boundary <= start, or window 0.
+        let first = max(Self.countOfBoundaries(boundaries, below: Timestamp.saturatingAdd(cue.start, 1)) - 1, 0)
+        // A zero-length cue counts at its start instant, like one lasting a millisecond.
+        let end = max(cue.end, Timestamp.saturatingAdd(cue.start, 1))
+        let last = Self.countOfBoundaries(boundaries, below: end)
+        return first..<max(first, last)
+    }
+
+    /// How many of the ascending boundaries are below `value`.
+    private static func countOfBoundaries(_ boundaries: [Int64], below value: Int64) -> Int {
         var low = 0
         var high = boundaries.count
         while low < high {
             let middle = (low + high) / 2
-            if boundaries[middle] <= cue.start { low = middle + 1 } else { high = middle }
+            if boundaries[middle] < value { low = middle + 1 } else { high = middle }
         }
-        var window = max(low - 1, 0)
-        while window < boundaries.count, !Self.window(window, of: boundaries, shows: cue) {
-            // Only reached when the cue starts before the first boundary or windows are empty (equal boundaries).
-            guard window + 1 < boundaries.count, boundaries[window + 1] < max(cue.end, cue.start + 1) else {
-                return window..<window
-            }
-            window += 1
-        }
-        var last = window
-        while last + 1 < boundaries.count, Self.window(last + 1, of: boundaries, shows: cue) { last += 1 }
-        return window..<(last + 1)
+        return low
     }
 
     /// Whether cue `[start, end)` overlaps window `i`; a cue with no duration counts at its start instant.
