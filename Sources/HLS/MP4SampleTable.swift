@@ -22,7 +22,8 @@ struct MP4SampleTable {
             guard let box = boxes.first(where: { $0.type == MP4Box.code(name) }) else { return nil }
             var reader = try box.fullBoxReader(bytes).reader
             if name == "stsz" { return (reader, 0) }
-            return (reader, Int(try reader.readUInt32()))
+            let count = Int(try reader.readUInt32())
+            return (reader, count)
         }
         guard var stts = try table("stts") else { throw .missingBox(type: "stts") }
         try Self.check(stts.count, entrySize: 8, in: stts.reader)
