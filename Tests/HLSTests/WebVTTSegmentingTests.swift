@@ -96,4 +96,24 @@ import Testing
         #expect(placements == long.cues.count + straddling)
         #expect(Set(segments.flatMap(\.cues).map(\.start)).count == long.cues.count)
     }
+
+    @Test func randomCuesLandInExactlyTheWindowsTheyOverlap() {
+        var generator = MutationGenerator(state: 2024)
+        let cues = (0..<300).map { index -> WebVTTCue in
+            let start = Int64.random(in: 0...60_000, using: &generator)
+            let length = [0, 1, 500, 5999, 6000, 6001, 20_000].randomElement(using: &generator) ?? 0
+            return WebVTTCue(start: start, end: start + Int64(length), payload: ["\(index)"])
+        }
+        let boundaries: [Int64] = [0, 6000, 12_000, 18_000, 24_000, 30_000, 36_000, 42_000, 48_000, 54_000]
+        let segments = WebVTTDocument(cues: cues).segmented(boundaries: boundaries)
+        for (window, segment) in segments.enumerated() {
+            let start = boundaries[window]
+            let end = window + 1 < boundaries.count ? boundaries[window + 1] : Int64.max
+            // Straight from RFC 8216 §3.5: shown during [start, end); an instant cue at its start time.
+            let expected = cues.filter { cue in
+                cue.end > cue.start ? cue.start < end && cue.end > start : cue.start >= start && cue.start < end
+            }
+            #expect(segment.cues == expected, "window \(window)")
+        }
+    }
 }
