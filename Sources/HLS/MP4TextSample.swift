@@ -9,6 +9,7 @@ enum MP4TextSample {
     /// The cue lines of a sample; nil for a gap (text length 0) or a sample with no visible text.
     static func payload(_ sample: ArraySlice<UInt8>) -> [String]? {
         var reader = ByteReader(Array(sample))
+        // A sample too short for its length field carries no text: a gap, like length 0.
         guard let declared = try? reader.readUInt16(), declared > 0 else { return nil }
         let textLength = min(Int(declared), reader.remaining)
         guard let textRange = try? reader.readRange(textLength) else { return nil }

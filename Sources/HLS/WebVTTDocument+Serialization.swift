@@ -7,18 +7,19 @@ extension WebVTTDocument {
     /// payload lines are left out and `-->` in text is written `--&gt;` (W3C WebVTT §4.2.2 forbids it there).
     public func serialized() -> [UInt8] {
         var output: [UInt8] = []
-        output.reserveCapacity(64 + cues.count * 64)
+        output.reserveCapacity(64 + cues.count * 80)
         output.append(contentsOf: "WEBVTT".utf8)
         if let first = headerText.utf8.first, first != UInt8(ascii: " "), first != UInt8(ascii: "\t") {
             output.append(UInt8(ascii: " "))
         }
-        appendLine(headerText, to: &output)
-        for line in headerLines where !line.isEmpty && !line.contains("-->") {
-            appendLine(line, to: &output)
+        Self.appendLine(headerText, to: &output)
+        // A header line holding `-->` would end the header early (§6.1), so such lines are left out.
+        for line in headerLines where !line.isEmpty && !Self.containsArrow(line) {
+            Self.appendLine(line, to: &output)
         }
         output.append(0x0A)
         for block in blocks {
-            for line in block.lines where !line.isEmpty { appendLine(escapingArrows(line), to: &output) }
+            for line in block.lines where !line.isEmpty { Self.appendLine(line, escapingArrows: true, to: &output) }
             output.append(0x0A)
         }
         for cue in cues {
@@ -28,8 +29,8 @@ extension WebVTTDocument {
     }
 
     private func append(_ cue: WebVTTCue, to output: inout [UInt8]) {
-        if let id = cue.id, !id.isEmpty, !id.contains("-->") {
-            appendLine(id, to: &output)
+        if let id = cue.id, !id.isEmpty, !Self.containsArrow(id) {
+            Self.appendLine(id, to: &output)
         }
         WebVTTTimestamp.append(cue.start, to: &output)
         output.append(contentsOf: " --> ".utf8)
@@ -37,25 +38,39 @@ extension WebVTTDocument {
         if !cue.settings.isEmpty {
             output.append(UInt8(ascii: " "))
             // The timing line holds `-->` anyway, so settings are written as read.
-            appendLine(cue.settings, to: &output)
+            Self.appendLine(cue.settings, to: &output)
         } else {
             output.append(0x0A)
         }
         for line in cue.payload where !line.isEmpty {
-            appendLine(escapingArrows(line), to: &output)
+            Self.appendLine(line, escapingArrows: true, to: &output)
         }
         output.append(0x0A)
     }
 
-    /// Appends `text` and an LF, with any CR or LF inside it turned into a space so it stays one line.
-    private func appendLine(_ text: String, to output: inout [UInt8]) {
+    /// Appends `text` and an LF; CR or LF inside it become spaces so it stays one line.
+    private static func appendLine(_ text: String, escapingArrows: Bool = false, to output: inout [UInt8]) {
+        var previous: (UInt8, UInt8) = (0, 0)
         for byte in text.utf8 {
-            output.append(byte == 0x0A || byte == 0x0D ? UInt8(ascii: " ") : byte)
+            switch byte {
+            case 0x0A, 0x0D:
+                output.append(UInt8(ascii: " "))
+            case UInt8(ascii: ">") where escapingArrows && previous == (UInt8(ascii: "-"), UInt8(ascii: "-")):
+                output.append(contentsOf: "&gt;".utf8)
+            default:
+                output.append(byte)
+            }
+            previous = (previous.1, byte)
         }
         output.append(0x0A)
     }
 
-    private func escapingArrows(_ line: String) -> String {
-        line.contains("-->") ? line.replacing("-->", with: "--&gt;") : line
+    static func containsArrow(_ text: String) -> Bool {
+        var previous: (UInt8, UInt8) = (0, 0)
+        for byte in text.utf8 {
+            if byte == UInt8(ascii: ">"), previous == (UInt8(ascii: "-"), UInt8(ascii: "-")) { return true }
+            previous = (previous.1, byte)
+        }
+        return false
     }
 }
