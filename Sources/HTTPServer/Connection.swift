@@ -30,6 +30,8 @@ final class Connection {
     var bodyRemaining = 0
     /// The kernel may hold unread input (edge-triggered: no new event comes for it).
     var readable = false
+    /// The peer shut its write side (EPOLLRDHUP): read on to the end of stream, even after a short read.
+    var peerShutdown = false
 
     var isHeadRequest = false
     var keepAlive = true

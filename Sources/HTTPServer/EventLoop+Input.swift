@@ -13,8 +13,9 @@ extension EventLoop {
                 close(connection)
                 return
             case .done(let count):
-                // A short read drained the socket: the next arrival raises a new edge.
-                if count < readBuffer.count { connection.readable = false }
+                // A short read drained the socket: the next arrival raises a new edge. The end of stream
+                // raises none if it came with the data, so after EPOLLRDHUP read on until it shows.
+                if count < readBuffer.count, !connection.peerShutdown { connection.readable = false }
                 consume(connection, UnsafeBufferPointer(rebasing: readBuffer[0..<min(count, readBuffer.count)]))
                 guard isOpen(connection) else { return }
             }

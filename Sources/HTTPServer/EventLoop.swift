@@ -138,6 +138,7 @@ final class EventLoop: @unchecked Sendable {
             }
             if flags & (EPOLLIN.rawValue | EPOLLRDHUP.rawValue) != 0 {
                 connection.readable = true
+                if flags & EPOLLRDHUP.rawValue != 0 { connection.peerShutdown = true }
                 switch connection.state {
                 case .awaitingHead, .readingBody: readInput(connection)
                 case .lingering: drainLingering(connection)

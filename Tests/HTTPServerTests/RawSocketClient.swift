@@ -3,7 +3,7 @@ import Glibc
 
 /// A blocking TCP client that sends arbitrary bytes and reads whole HTTP/1.1 responses, for tests.
 /// Use it only inside `offPool { }`: it blocks its thread.
-final class RawSocketClient {
+final class RawSocketClient: @unchecked Sendable {
     struct Failure: Error, CustomStringConvertible {
         var description: String
     }
