@@ -7,6 +7,7 @@ extension EventLoop {
     func acceptConnections() {
         acceptPaused = false
         guard let listener else { return }
+        if spareFD < 0 { spareFD = open("/dev/null", O_RDONLY | O_CLOEXEC) }
         while true {
             let (result, remoteAddress) = listener.accept()
             switch result {
@@ -20,9 +21,14 @@ extension EventLoop {
                     // The peer gave up (or a firewall refused it) between SYN and accept: try the next one.
                     continue
                 case EMFILE, ENFILE:
-                    if refuseUsingSpareDescriptor(listener) { continue }
-                    acceptPaused = true
-                    return
+                    // The kernel reports EMFILE even with an empty backlog, so the outcome decides the loop.
+                    switch refuseUsingSpareDescriptor(listener) {
+                    case .refused: continue
+                    case .backlogEmpty: return
+                    case .noSpare:
+                        acceptPaused = true
+                        return
+                    }
                 default:
                     // ENOBUFS, ENOMEM and the like: retry from the timer tick, not in a tight loop.
                     acceptPaused = true
@@ -32,19 +38,31 @@ extension EventLoop {
         }
     }
 
+    /// What freeing the spare descriptor achieved.
+    private enum Refusal {
+        case refused, backlogEmpty, noSpare
+    }
+
     /// Out of descriptors: frees the spare, accepts one connection, answers 503, closes it, takes the spare back.
-    private func refuseUsingSpareDescriptor(_ listener: Socket) -> Bool {
-        guard spareFD >= 0 else { return false }
+    private func refuseUsingSpareDescriptor(_ listener: Socket) -> Refusal {
+        guard spareFD >= 0 else { return .noSpare }
         _ = Glibc.close(spareFD)
         spareFD = -1
         let (result, _) = listener.accept()
-        if case .done(let fd) = result {
+        var outcome = Refusal.noSpare
+        switch result {
+        case .done(let fd):
             let socket = Socket(fd: Int32(truncatingIfNeeded: fd))
             socket.writeCanned(makeOverloadedResponse())
             socket.close()
+            outcome = .refused
+        case .wouldBlock:
+            outcome = .backlogEmpty
+        case .failed:
+            outcome = .noSpare
         }
         spareFD = open("/dev/null", O_RDONLY | O_CLOEXEC)
-        return spareFD >= 0
+        return spareFD >= 0 ? outcome : .noSpare
     }
 
     private func adopt(_ socket: Socket, remoteAddress: String) {
