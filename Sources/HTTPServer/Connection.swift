@@ -1,0 +1,71 @@
+/// One accepted connection's state, owned by the loop thread. Kept small: an idle keep-alive connection
+/// holds no buffers at all (reads go through the loop's shared buffer; only leftover bytes are kept).
+final class Connection {
+    /// Where the connection is in its request/response cycle.
+    enum State {
+        /// Waiting for (the rest of) a request head.
+        case awaitingHead
+        /// Head parsed; collecting a Content-Length body.
+        case readingBody
+        /// A handler task is running; input stays in the kernel until the response is written.
+        case handling
+        /// A response is being written.
+        case writing
+        /// Write side shut after a closing response; discarding input until the peer closes.
+        case lingering
+    }
+
+    let socket: Socket
+    /// Distinguishes this connection from a later one that reuses the descriptor.
+    let id: UInt32
+    let remoteAddress: String
+    var state: State = .awaitingHead
+
+    /// Received bytes not consumed yet (a partial head, or pipelined requests).
+    var input: [UInt8] = []
+    var scanner = HeadScanner()
+    /// The head whose body is being collected.
+    var pendingHead: RequestHead?
+    var body: [UInt8] = []
+    var bodyRemaining = 0
+    /// The kernel may hold unread input (edge-triggered: no new event comes for it).
+    var readable = false
+    /// The peer shut its write side (EPOLLRDHUP): read on to the end of stream, even after a short read.
+    var peerShutdown = false
+
+    var isHeadRequest = false
+    var keepAlive = true
+    var requestVersion = HTTPVersion.http1_1
+    var handlerTask: Task<Void, Never>?
+
+    var outputHead: [UInt8] = []
+    var outputBody: [UInt8] = []
+    var outputOffset = 0
+    var closeAfterWrite = false
+    /// Counted in `openConnections` and against the cap (a lingering or over-cap connection is not).
+    var isServing = true
+
+    // Intrusive timer list links (descriptors, -1 for none): O(1) insert, remove and expiry.
+    var timer = TimerKind.none
+    var deadline: Int64 = 0
+    var timerPrevious: Int32 = -1
+    var timerNext: Int32 = -1
+
+    init(socket: Socket, id: UInt32, remoteAddress: String) {
+        self.socket = socket
+        self.id = id
+        self.remoteAddress = remoteAddress
+    }
+
+    /// The epoll token: the generation in the high half, the descriptor in the low half.
+    var token: UInt64 { UInt64(id) << 32 | UInt64(UInt32(bitPattern: socket.fd)) }
+}
+
+/// Which deadline a connection is waiting on. Each kind has one fixed duration, so each list stays sorted.
+enum TimerKind: Int {
+    case none = -1
+    case header = 0
+    case idle = 1
+    case write = 2
+    case linger = 3
+}

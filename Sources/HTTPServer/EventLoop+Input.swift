@@ -1,0 +1,126 @@
+extension EventLoop {
+    /// Reads while the connection wants input and the kernel may have some, feeding the parser.
+    func readInput(_ connection: Connection) {
+        while connection.readable, connection.state == .awaitingHead || connection.state == .readingBody {
+            switch connection.socket.read(into: UnsafeMutableRawBufferPointer(readBuffer)) {
+            case .wouldBlock:
+                connection.readable = false
+            case .failed:
+                close(connection)
+                return
+            case .done(0):
+                // End of stream before a full request: nothing can complete it, nothing is owed.
+                close(connection)
+                return
+            case .done(let count):
+                // A short read drained the socket: the next arrival raises a new edge. The end of stream
+                // raises none if it came with the data, so after EPOLLRDHUP read on until it shows.
+                if count < readBuffer.count, !connection.peerShutdown { connection.readable = false }
+                consume(connection, UnsafeBufferPointer(rebasing: readBuffer[0..<min(count, readBuffer.count)]))
+                guard isOpen(connection) else { return }
+            }
+        }
+        armWaitingTimer(connection)
+    }
+
+    /// Arms the deadline for what the connection waits on: idle between requests, header within one.
+    func armWaitingTimer(_ connection: Connection) {
+        switch connection.state {
+        case .awaitingHead: arm(connection, connection.input.isEmpty ? .idle : .header)
+        case .readingBody: arm(connection, .header)
+        case .handling, .writing, .lingering: break
+        }
+    }
+
+    /// Parses what was kept from earlier reads (pipelined requests) now that the connection is free.
+    func processBuffered(_ connection: Connection) {
+        let input = connection.input
+        connection.input = []
+        let used = input.withUnsafeBufferPointer { advance(connection, $0) }
+        keep(input[min(used, input.count)...], for: connection)
+    }
+
+    /// Feeds freshly read bytes; only what is left unconsumed is copied out of the shared buffer.
+    private func consume(_ connection: Connection, _ bytes: UnsafeBufferPointer<UInt8>) {
+        if connection.input.isEmpty {
+            let used = advance(connection, bytes)
+            if used < bytes.count { keep(bytes[used...], for: connection) }
+        } else {
+            var input = connection.input
+            connection.input = []
+            input.append(contentsOf: bytes)
+            let used = input.withUnsafeBufferPointer { advance(connection, $0) }
+            keep(input[min(used, input.count)...], for: connection)
+        }
+    }
+
+    private func keep<C: Collection<UInt8>>(_ rest: C, for connection: Connection) {
+        guard isOpen(connection), !rest.isEmpty else { return }
+        switch connection.state {
+        case .awaitingHead, .readingBody, .handling: connection.input = Array(rest)
+        case .writing, .lingering: break
+        }
+    }
+
+    /// Runs the request state machine over `bytes` and returns how many it consumed. Stops after one
+    /// complete request: requests on a connection are handled one at a time, in order.
+    private func advance(_ connection: Connection, _ bytes: UnsafeBufferPointer<UInt8>) -> Int {
+        var offset = 0
+        while true {
+            switch connection.state {
+            case .awaitingHead:
+                if connection.scanner.scanned == 0 {
+                    // RFC 9112 §2.2: a server should ignore at least one empty line before a request-line.
+                    while offset < bytes.count {
+                        if bytes[offset] == 0x0A {
+                            offset += 1
+                        } else if bytes[offset] == 0x0D, offset + 1 < bytes.count, bytes[offset + 1] == 0x0A {
+                            offset += 2
+                        } else {
+                            break
+                        }
+                    }
+                }
+                guard offset < bytes.count else { return offset }
+                let head = UnsafeBufferPointer(rebasing: bytes[offset...])
+                switch connection.scanner.scan(head, limits: limits) {
+                case .needMore:
+                    return offset
+                case .failed(let error):
+                    respondWithError(connection, error)
+                    return bytes.count
+                case .complete(let length):
+                    let parsed = RequestParser.parse(UnsafeBufferPointer(rebasing: head[0..<length]), limits: limits)
+                    offset += length
+                    connection.scanner = HeadScanner()
+                    switch parsed {
+                    case .failure(let error):
+                        respondWithError(connection, error)
+                        return bytes.count
+                    case .success(let requestHead) where requestHead.contentLength > 0:
+                        connection.pendingHead = requestHead
+                        connection.bodyRemaining = requestHead.contentLength
+                        connection.state = .readingBody
+                        rearm(connection, .header)
+                    case .success(let requestHead):
+                        startHandler(connection, requestHead, body: [])
+                        return offset
+                    }
+                }
+            case .readingBody:
+                let take = min(connection.bodyRemaining, bytes.count - offset)
+                connection.body.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[offset..<(offset + take)]))
+                offset += take
+                connection.bodyRemaining -= take
+                guard connection.bodyRemaining == 0, let head = connection.pendingHead else { return offset }
+                let body = connection.body
+                connection.pendingHead = nil
+                connection.body = []
+                startHandler(connection, head, body: body)
+                return offset
+            case .handling, .writing, .lingering:
+                return offset
+            }
+        }
+    }
+}

@@ -1,0 +1,209 @@
+import CSystem
+import Glibc
+import Synchronization
+
+/// The server's one loop thread: edge-triggered epoll over the listener, the mailbox eventfd and every
+/// connection. All mutable state below is touched only on that thread; other threads talk to it through
+/// `mailbox` and read `servingCount`.
+final class EventLoop: @unchecked Sendable {
+    static let listenerToken = UInt64.max
+    static let wakeToken = UInt64.max - 1
+    /// Connections answered 503 or closing that may linger at once; past it they are closed outright.
+    static let maxLingering = 1024
+    static let lingerMilliseconds: Int64 = 2000
+
+    let configuration: HTTPServerConfiguration
+    let limits: RequestLimits
+    let handler: HTTPHandler
+    let mailbox: LoopMailbox
+    /// Connections counted in `HTTPServer.openConnections`.
+    let servingCount = Atomic<Int>(0)
+    let epollFD: Int32
+
+    var listener: Socket?
+    /// Connections indexed by descriptor.
+    var connections: [Connection?] = []
+    var totalCount = 0
+    var serving = 0
+    var nextID: UInt32 = 0
+    /// The one read buffer every connection reads through.
+    let readBuffer = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: 64 * 1024)
+    var timers = [TimerList](repeating: TimerList(), count: 4)
+    var timerDurations: [Int64]
+    var now: Int64 = 0
+    var date = HTTPDate()
+    /// Set once a stop is requested: when the loop ends at the latest.
+    var stopDeadline: Int64?
+    /// A descriptor held in reserve so EMFILE can still accept-and-refuse instead of spinning.
+    var spareFD: Int32 = -1
+    var acceptPaused = false
+    private let onStopped: @Sendable () -> Void
+
+    init(configuration: HTTPServerConfiguration, listener: Socket, handler: @escaping HTTPHandler,
+         onStopped: @escaping @Sendable () -> Void) throws {
+        self.configuration = configuration
+        self.limits = RequestLimits(configuration)
+        self.handler = handler
+        self.listener = listener
+        self.onStopped = onStopped
+        timerDurations = [configuration.headerTimeout.clampedMilliseconds, configuration.idleTimeout.clampedMilliseconds,
+                          configuration.writeTimeout.clampedMilliseconds, EventLoop.lingerMilliseconds]
+        mailbox = try LoopMailbox()
+        epollFD = epoll_create1(Int32(EPOLL_CLOEXEC))
+        guard epollFD >= 0 else {
+            let error = HTTPServerError.system("epoll_create1", errno: errno)
+            mailbox.close()
+            readBuffer.deallocate()
+            throw error
+        }
+        do {
+            try register(listener.fd, events: EPOLLIN.rawValue | EPOLLET.rawValue, token: EventLoop.listenerToken)
+            try register(mailbox.wakeFD, events: EPOLLIN.rawValue | EPOLLET.rawValue, token: EventLoop.wakeToken)
+        } catch {
+            _ = Glibc.close(epollFD)
+            mailbox.close()
+            readBuffer.deallocate()
+            throw error
+        }
+        spareFD = open("/dev/null", O_RDONLY | O_CLOEXEC)
+    }
+
+    /// Adds a descriptor to the epoll set.
+    func register(_ fd: Int32, events: UInt32, token: UInt64) throws {
+        var event = epoll_event()
+        event.events = events
+        event.data.u64 = token
+        guard epoll_ctl(epollFD, EPOLL_CTL_ADD, fd, &event) == 0 else {
+            throw HTTPServerError.system("epoll_ctl(ADD, \(fd))", errno: errno)
+        }
+    }
+
+    /// Starts the loop thread.
+    func startThread() throws {
+        let box = Unmanaged.passRetained(self)
+        var thread = pthread_t()
+        let result = pthread_create(&thread, nil, { argument in
+            guard let argument else { return nil }
+            Unmanaged<EventLoop>.fromOpaque(argument).takeRetainedValue().run()
+            return nil
+        }, box.toOpaque())
+        guard result == 0 else {
+            box.release()
+            throw HTTPServerError.system("pthread_create", errno: result)
+        }
+        pthread_detach(thread)
+    }
+
+    /// The loop: wait, dispatch events, expire timers; until a requested stop completes.
+    private func run() {
+        var events = [epoll_event](repeating: epoll_event(), count: 256)
+        now = EventLoop.monotonicMilliseconds()
+        while true {
+            let timeout = nextTimeout()
+            let count = events.withUnsafeMutableBufferPointer { buffer in
+                epoll_wait(epollFD, buffer.baseAddress, Int32(buffer.count), timeout)
+            }
+            if count < 0 {
+                if errno == EINTR { continue }
+                // Only EBADF/EFAULT/EINVAL remain: the loop cannot go on. Close everything and report stopped.
+                break
+            }
+            now = EventLoop.monotonicMilliseconds()
+            for index in 0..<Int(count) {
+                let event = events[index]
+                dispatch(event.events, token: event.data.u64)
+            }
+            expireTimers()
+            if acceptPaused { acceptConnections() }
+            if let deadline = stopDeadline, totalCount == 0 || now >= deadline { break }
+        }
+        shutDown()
+    }
+
+    private func dispatch(_ flags: UInt32, token: UInt64) {
+        switch token {
+        case EventLoop.listenerToken:
+            acceptConnections()
+        case EventLoop.wakeToken:
+            drainMailbox()
+        default:
+            guard let connection = lookup(token) else { return }
+            if flags & (EPOLLERR.rawValue | EPOLLHUP.rawValue) != 0 {
+                close(connection)
+                return
+            }
+            if flags & EPOLLOUT.rawValue != 0, connection.state == .writing {
+                flush(connection)
+                guard isOpen(connection) else { return }
+            }
+            if flags & (EPOLLIN.rawValue | EPOLLRDHUP.rawValue) != 0 {
+                connection.readable = true
+                if flags & EPOLLRDHUP.rawValue != 0 { connection.peerShutdown = true }
+                switch connection.state {
+                case .awaitingHead, .readingBody: readInput(connection)
+                case .lingering: drainLingering(connection)
+                case .handling, .writing: break
+                }
+            }
+        }
+    }
+
+    /// The live connection an epoll token or completion refers to, if it has not been closed since.
+    func lookup(_ token: UInt64) -> Connection? {
+        let fd = Int(UInt32(truncatingIfNeeded: token))
+        guard fd < connections.count, let connection = connections[fd], connection.id == UInt32(truncatingIfNeeded: token >> 32) else {
+            return nil
+        }
+        return connection
+    }
+
+    /// Whether `connection` is still the one registered under its descriptor.
+    func isOpen(_ connection: Connection) -> Bool {
+        let fd = Int(connection.socket.fd)
+        return fd < connections.count && connections[fd] === connection
+    }
+
+    private func drainMailbox() {
+        let (completions, stopGrace) = mailbox.take()
+        if let stopGrace, stopDeadline == nil { beginStop(graceMilliseconds: stopGrace) }
+        for completion in completions {
+            guard let connection = lookup(completion.token), connection.state == .handling else { continue }
+            connection.handlerTask = nil
+            startResponse(connection, completion.response)
+        }
+    }
+
+    /// Stops accepting, closes idle connections and lets the rest finish by the deadline.
+    private func beginStop(graceMilliseconds: Int64) {
+        stopDeadline = now + max(0, graceMilliseconds)
+        if let listener {
+            listener.close()
+            self.listener = nil
+        }
+        for case let connection? in connections {
+            switch connection.state {
+            case .awaitingHead where connection.input.isEmpty: close(connection)
+            case .awaitingHead, .readingBody, .handling: connection.keepAlive = false
+            case .writing, .lingering: break
+            }
+        }
+    }
+
+    private func shutDown() {
+        for case let connection? in connections { close(connection) }
+        listener?.close()
+        listener = nil
+        if spareFD >= 0 { _ = Glibc.close(spareFD) }
+        mailbox.close()
+        _ = Glibc.close(epollFD)
+        readBuffer.deallocate()
+        onStopped()
+    }
+
+    /// Milliseconds on the monotonic clock.
+    static func monotonicMilliseconds() -> Int64 {
+        var spec = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &spec)
+        return Int64(spec.tv_sec) &* 1000 &+ Int64(spec.tv_nsec) / 1_000_000
+    }
+}

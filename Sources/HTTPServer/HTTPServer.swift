@@ -1,0 +1,116 @@
+import Glibc
+import Synchronization
+
+/// What the server calls for every well-formed GET, HEAD or OPTIONS request.
+public typealias HTTPHandler = @Sendable (HTTPRequest) async throws -> HTTPResponse
+
+/// An HTTP/1.1 server: one edge-triggered epoll loop thread, non-blocking sockets, async handlers.
+public final class HTTPServer: Sendable {
+    private enum Phase {
+        case idle, running, stopping, stopped
+    }
+
+    private struct State {
+        var phase = Phase.idle
+        var loop: EventLoop?
+        var port = 0
+        var address = ""
+        var waiters: [CheckedContinuation<Void, Never>] = []
+    }
+
+    private let configuration: HTTPServerConfiguration
+    private let handler: HTTPHandler
+    private let state = Mutex(State())
+
+    /// Makes a server; nothing is bound until `start()`.
+    public init(configuration: HTTPServerConfiguration, handler: @escaping HTTPHandler) {
+        self.configuration = configuration
+        self.handler = handler
+    }
+
+    /// Binds and listens, then starts the loop thread. Throws `HTTPServerError` naming the failed call.
+    public func start() throws {
+        try state.withLock { state in
+            guard state.phase == .idle else {
+                throw HTTPServerError(operation: "start", message: "the server was already started")
+            }
+            // A write to a peer that has gone must return EPIPE, not kill the process.
+            signal(SIGPIPE, SIG_IGN)
+            let (listener, bound) = try Socket.makeListener(host: configuration.host, port: configuration.port)
+            let loop: EventLoop
+            do {
+                loop = try EventLoop(configuration: configuration, listener: listener, handler: handler) { [self] in
+                    loopDidStop()
+                }
+                try loop.startThread()
+            } catch {
+                listener.close()
+                throw error
+            }
+            state.phase = .running
+            state.loop = loop
+            state.port = bound.port
+            state.address = bound.description
+        }
+    }
+
+    /// The bound port (after `start()`; the real one when configured with 0).
+    public var port: Int { state.withLock { $0.port } }
+
+    /// The bound address, e.g. `127.0.0.1:8080` or `[::1]:8080`.
+    public var address: String { state.withLock { $0.address } }
+
+    /// Connections currently being served (not counting ones answered 503 or being closed).
+    public var openConnections: Int {
+        state.withLock { $0.loop }?.servingCount.load(ordering: .relaxed) ?? 0
+    }
+
+    /// True after `start()`, false once a stop has begun.
+    public var isAcceptingConnections: Bool { state.withLock { $0.phase == .running } }
+
+    /// Stops accepting, closes idle connections, lets in-flight requests finish within `gracePeriod`
+    /// (their responses carry `Connection: close`), then closes the rest and ends the loop.
+    public func stop(gracePeriod: Duration) async {
+        let loop: EventLoop? = state.withLock { state in
+            switch state.phase {
+            case .idle:
+                state.phase = .stopped
+                return nil
+            case .running:
+                state.phase = .stopping
+                return state.loop
+            case .stopping, .stopped:
+                return nil
+            }
+        }
+        loop?.mailbox.requestStop(graceMilliseconds: gracePeriod.clampedMilliseconds)
+        await waitUntilStopped()
+    }
+
+    /// Returns once the loop has ended (at once if the server never started or has stopped).
+    public func waitUntilStopped() async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let finished = state.withLock { state in
+                switch state.phase {
+                case .idle, .stopped:
+                    return true
+                case .running, .stopping:
+                    state.waiters.append(continuation)
+                    return false
+                }
+            }
+            if finished { continuation.resume() }
+        }
+    }
+
+    private func loopDidStop() {
+        let waiters = state.withLock { state in
+            state.phase = .stopped
+            state.loop = nil
+            let waiters = state.waiters
+            state.waiters = []
+            return waiters
+        }
+        for waiter in waiters { waiter.resume() }
+    }
+}

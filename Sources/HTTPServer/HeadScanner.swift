@@ -1,0 +1,62 @@
+/// Finds the end of a request head in bytes that arrive piece by piece, enforcing the size limits and
+/// rejecting control bytes as soon as they arrive; resumes where it stopped, so a slow sender costs O(n).
+struct HeadScanner {
+    /// Bytes of the head examined so far.
+    private(set) var scanned = 0
+    /// Where the current line starts.
+    private var lineStart = 0
+    /// The request line's LF, once seen.
+    private var requestLineEnd = -1
+    /// Header lines seen so far.
+    private var headerLines = 0
+
+    /// What the bytes so far amount to.
+    enum Progress: Equatable {
+        /// No end of head yet; keep the bytes and read more.
+        case needMore
+        /// The head is the first `length` bytes (up to and including the empty line).
+        case complete(length: Int)
+        /// The head can never become valid.
+        case failed(RequestError)
+    }
+
+    /// Scans `head` (the bytes of this head from its first byte) from where the last call stopped.
+    mutating func scan(_ head: UnsafeBufferPointer<UInt8>, limits: RequestLimits) -> Progress {
+        var index = scanned
+        defer { scanned = index }
+        while index < head.count {
+            let byte = head[index]
+            if byte == 0x0A {
+                if requestLineEnd < 0 {
+                    requestLineEnd = index
+                } else {
+                    let length = index - lineStart
+                    if length == 0 || (length == 1 && head[lineStart] == 0x0D) {
+                        index += 1
+                        return .complete(length: index)
+                    }
+                    headerLines += 1
+                    if headerLines > limits.maxHeaderCount {
+                        return .failed(RequestError(status: .requestHeaderFieldsTooLarge, reason: "too many header fields"))
+                    }
+                }
+                lineStart = index + 1
+            } else if HTTPSyntax.isForbiddenInHead(byte) {
+                // RFC 9112 §2.2 and RFC 9110 §5.5: NUL and other controls never appear in a valid head.
+                // A TLS ClientHello (first byte 0x16) ends here too, at once, instead of timing out.
+                return .failed(.badRequest(byte == 0x16 && index == 0
+                    ? "TLS handshake sent to a plain HTTP port" : "control character in request head"))
+            }
+            if requestLineEnd < 0 {
+                // +1 leaves room for the CR of the line ending.
+                if index > limits.maxRequestLineBytes {
+                    return .failed(RequestError(status: .uriTooLong, reason: "request line too long"))
+                }
+            } else if index - requestLineEnd > limits.maxHeaderBytes {
+                return .failed(RequestError(status: .requestHeaderFieldsTooLarge, reason: "header section too large"))
+            }
+            index += 1
+        }
+        return .needMore
+    }
+}

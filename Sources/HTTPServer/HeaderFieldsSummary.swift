@@ -1,0 +1,69 @@
+/// The framing-relevant facts gathered while header fields are parsed one line at a time.
+struct HeaderFieldsSummary {
+    var hostCount = 0
+    /// The agreed Content-Length, once one is seen.
+    var contentLength: Int?
+    var hasTransferEncoding = false
+    var connectionClose = false
+    var connectionKeepAlive = false
+
+    /// Parses `field-name ":" OWS field-value OWS` (RFC 9112 §5) and appends it.
+    mutating func add(_ line: Slice<UnsafeBufferPointer<UInt8>>, to headers: inout HTTPHeaders) -> Result<Void, RequestError> {
+        guard let first = line.first else { return .failure(.badRequest("empty header line")) }
+        // RFC 9112 §5.2: obs-fold is rejected with 400 outside message/http.
+        if first == 0x20 || first == 0x09 { return .failure(.badRequest("obsolete line folding in header")) }
+        guard let colon = line.firstIndex(of: 0x3A) else { return .failure(.badRequest("header line without colon")) }
+        let name = line[..<colon]
+        guard let last = name.last else { return .failure(.badRequest("empty header name")) }
+        // RFC 9112 §5.1: no whitespace is allowed between the field name and colon; 400.
+        if last == 0x20 || last == 0x09 { return .failure(.badRequest("whitespace before colon in header")) }
+        guard HTTPSyntax.isToken(name) else { return .failure(.badRequest("invalid character in header name")) }
+        var value = line[(colon + 1)...]
+        while let byte = value.first, byte == 0x20 || byte == 0x09 { value = value.dropFirst() }
+        while let byte = value.last, byte == 0x20 || byte == 0x09 { value = value.dropLast() }
+        let field = HTTPHeaders.Field(name: String(decoding: name, as: UTF8.self), value: String(decoding: value, as: UTF8.self))
+        headers.add(field.name, field.value)
+        return note(field)
+    }
+
+    private mutating func note(_ field: HTTPHeaders.Field) -> Result<Void, RequestError> {
+        if HTTPHeaders.equalNames(field.name, "Host") {
+            hostCount += 1
+        } else if HTTPHeaders.equalNames(field.name, "Content-Length") {
+            // RFC 9110 §8.6: a list of identical values may be taken as one; anything else is invalid framing.
+            for element in field.value.utf8.split(separator: 0x2C, omittingEmptySubsequences: false) {
+                let digits = element.drop { $0 == 0x20 || $0 == 0x09 }.reversed().drop { $0 == 0x20 || $0 == 0x09 }.reversed()
+                guard !digits.isEmpty, digits.allSatisfy({ (0x30...0x39).contains($0) }) else {
+                    return .failure(.badRequest("invalid Content-Length"))
+                }
+                var length = 0
+                for digit in digits {
+                    let (times, overflowA) = length.multipliedReportingOverflow(by: 10)
+                    let (sum, overflowB) = times.addingReportingOverflow(Int(digit - 0x30))
+                    // Too large to represent is certainly over the body limit.
+                    length = overflowA || overflowB ? Int.max : sum
+                }
+                if let known = contentLength, known != length {
+                    return .failure(.badRequest("conflicting Content-Length values"))
+                }
+                contentLength = length
+            }
+        } else if HTTPHeaders.equalNames(field.name, "Transfer-Encoding") {
+            hasTransferEncoding = true
+        } else if HTTPHeaders.equalNames(field.name, "Connection") {
+            for token in field.value.split(separator: ",") {
+                let option = token.trimmingASCIIWhitespace()
+                if HTTPHeaders.equalNames(option, "close") { connectionClose = true }
+                if HTTPHeaders.equalNames(option, "keep-alive") { connectionKeepAlive = true }
+            }
+        }
+        return .success(())
+    }
+}
+
+extension Substring {
+    /// The text without leading and trailing SP/HTAB.
+    func trimmingASCIIWhitespace() -> String {
+        String(drop { $0 == " " || $0 == "\t" }.reversed().drop { $0 == " " || $0 == "\t" }.reversed())
+    }
+}

@@ -1,0 +1,129 @@
+/// A request head the parser accepted: the request without its body, and how to frame what follows.
+struct RequestHead {
+    /// Method, target, path, query, version and headers; body and remote address are filled in later.
+    var request: HTTPRequest
+    /// The declared body length (0 without Content-Length).
+    var contentLength: Int
+    /// Whether the connection stays open after the response (RFC 9112 §9.3).
+    var keepAlive: Bool
+}
+
+/// Parses one complete request head (as delimited by `HeadScanner`) under RFC 9112's strict rules.
+enum RequestParser {
+    typealias Bytes = UnsafeBufferPointer<UInt8>
+
+    /// Parses the head bytes, including the final empty line.
+    static func parse(_ head: Bytes, limits: RequestLimits) -> Result<RequestHead, RequestError> {
+        var lines: [Range<Int>] = []
+        var lineStart = 0
+        for index in 0..<head.count where head[index] == 0x0A {
+            var end = index
+            if end > lineStart, head[end - 1] == 0x0D { end -= 1 }
+            lines.append(lineStart..<end)
+            lineStart = index + 1
+        }
+        // RFC 9112 §2.2: a bare CR (one not ending a line) must be rejected (or replaced; we reject).
+        for line in lines where head[line].contains(0x0D) {
+            return .failure(.badRequest("bare CR in request head"))
+        }
+        guard let requestLine = lines.first, lines.count >= 2 else {
+            return .failure(.badRequest("incomplete request head"))
+        }
+        let start: RequestLine
+        switch RequestLine.parse(head[requestLine]) {
+        case .success(let line): start = line
+        case .failure(let error): return .failure(error)
+        }
+        var fields = HeaderFieldsSummary()
+        var headers = HTTPHeaders()
+        for line in lines.dropFirst().dropLast() {
+            switch fields.add(head[line], to: &headers) {
+            case .success: continue
+            case .failure(let error): return .failure(error)
+            }
+        }
+        return finish(start, headers: headers, fields: fields, limits: limits)
+    }
+
+    /// The checks that need the whole head, in order: framing, method, size, target.
+    private static func finish(
+        _ start: RequestLine, headers: HTTPHeaders, fields: HeaderFieldsSummary, limits: RequestLimits
+    ) -> Result<RequestHead, RequestError> {
+        // RFC 9112 §3.2: a 1.1 request without exactly one Host, or with several, gets 400.
+        if fields.hostCount > 1 { return .failure(.badRequest("more than one Host header")) }
+        if start.version == .http1_1, fields.hostCount == 0 { return .failure(.badRequest("missing Host header")) }
+        // RFC 9112 §6.1: Content-Length with Transfer-Encoding is a smuggling vector; reject outright.
+        if fields.hasTransferEncoding, fields.contentLength != nil {
+            return .failure(.badRequest("both Content-Length and Transfer-Encoding"))
+        }
+        // RFC 9112 §6.1: Transfer-Encoding in an HTTP/1.0 request means the framing is faulty.
+        if fields.hasTransferEncoding, start.version == .http1_0 {
+            return .failure(.badRequest("Transfer-Encoding in an HTTP/1.0 request"))
+        }
+        switch start.method {
+        case .get, .head, .options:
+            break
+        case .post, .put, .delete, .patch, .connect, .trace:
+            var error = RequestError(status: .methodNotAllowed, reason: "method not allowed")
+            error.headers.add("Allow", "GET, HEAD, OPTIONS")
+            return .failure(error)
+        default:
+            return .failure(RequestError(status: .notImplemented, reason: "method not implemented"))
+        }
+        let contentLength = fields.contentLength ?? 0
+        if contentLength > limits.maxBodyBytes {
+            return .failure(RequestError(status: .payloadTooLarge, reason: "request body too large"))
+        }
+        // RFC 9112 §6.1: a transfer coding we do not implement gets 501; chunked request bodies are not supported.
+        if fields.hasTransferEncoding {
+            return .failure(RequestError(status: .notImplemented, reason: "Transfer-Encoding not supported"))
+        }
+        let target: RequestTarget
+        switch RequestTarget.parse(start.target, method: start.method) {
+        case .success(let parsed): target = parsed
+        case .failure(let error): return .failure(error)
+        }
+        let keepAlive = start.version == .http1_1 ? !fields.connectionClose : fields.connectionKeepAlive && !fields.connectionClose
+        let request = HTTPRequest(
+            method: start.method, target: start.target, path: target.path, rawPath: target.rawPath,
+            query: target.query, version: start.version, headers: headers)
+        return .success(RequestHead(request: request, contentLength: contentLength, keepAlive: keepAlive))
+    }
+}
+
+/// `method SP request-target SP HTTP-version` (RFC 9112 §3), parsed strictly: single spaces, no extras.
+struct RequestLine {
+    var method: HTTPMethod
+    var target: String
+    var version: HTTPVersion
+
+    static func parse(_ line: Slice<UnsafeBufferPointer<UInt8>>) -> Result<RequestLine, RequestError> {
+        guard let firstSpace = line.firstIndex(of: 0x20) else { return .failure(.badRequest("malformed request line")) }
+        let afterMethod = line[(firstSpace + 1)...]
+        guard let secondSpace = afterMethod.firstIndex(of: 0x20) else { return .failure(.badRequest("malformed request line")) }
+        let methodBytes = line[..<firstSpace]
+        let targetBytes = line[(firstSpace + 1)..<secondSpace]
+        let versionBytes = line[(secondSpace + 1)...]
+        guard HTTPSyntax.isToken(methodBytes) else { return .failure(.badRequest("malformed method")) }
+        guard !targetBytes.isEmpty, targetBytes.allSatisfy(HTTPSyntax.isTargetByte) else {
+            return .failure(.badRequest("malformed request target"))
+        }
+        // RFC 9112 §2.3: HTTP-version = "HTTP/" DIGIT "." DIGIT, case-sensitive.
+        let digits = Array(versionBytes)
+        guard digits.count == 8, digits.starts(with: Array("HTTP/".utf8)), digits[6] == 0x2E,
+              (0x30...0x39).contains(digits[5]), (0x30...0x39).contains(digits[7]) else {
+            return .failure(.badRequest("malformed HTTP version"))
+        }
+        let version = HTTPVersion(major: Int(digits[5] - 0x30), minor: Int(digits[7] - 0x30))
+        let method = HTTPMethod(rawValue: String(decoding: methodBytes, as: UTF8.self))
+        let target = String(decoding: targetBytes, as: UTF8.self)
+        // RFC 9113 §3.4: the HTTP/2 connection preface starts with this line; this is an HTTP/1 port.
+        if method.rawValue == "PRI", target == "*", version == HTTPVersion(major: 2, minor: 0) {
+            return .failure(.badRequest("HTTP/2 connection preface on an HTTP/1.1 port"))
+        }
+        guard version == .http1_1 || version == .http1_0 else {
+            return .failure(RequestError(status: .httpVersionNotSupported, reason: "HTTP version not supported"))
+        }
+        return .success(RequestLine(method: method, target: target, version: version))
+    }
+}

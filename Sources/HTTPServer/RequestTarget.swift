@@ -1,0 +1,33 @@
+/// The path and query taken from a request-target (RFC 9112 §3.2).
+struct RequestTarget {
+    var path: String
+    var rawPath: String
+    var query: String?
+
+    /// Origin-form (`/p?q`), absolute-form (`http://host/p?q`, path and query taken from it), or `*` for OPTIONS.
+    static func parse(_ target: String, method: HTTPMethod) -> Result<RequestTarget, RequestError> {
+        if target == "*" {
+            // RFC 9112 §3.2.4: asterisk-form is only used for a server-wide OPTIONS request.
+            guard method == .options else { return .failure(.badRequest("asterisk target outside OPTIONS")) }
+            return .success(RequestTarget(path: "*", rawPath: "*", query: nil))
+        }
+        var pathAndQuery = Substring(target)
+        if !target.hasPrefix("/") {
+            let lowered = target.prefix(8).lowercased()
+            let schemeLength = lowered.hasPrefix("http://") ? 7 : lowered.hasPrefix("https://") ? 8 : 0
+            guard schemeLength > 0 else { return .failure(.badRequest("unsupported request target form")) }
+            let afterScheme = target.dropFirst(schemeLength)
+            let authorityEnd = afterScheme.firstIndex { $0 == "/" || $0 == "?" } ?? afterScheme.endIndex
+            guard authorityEnd > afterScheme.startIndex else { return .failure(.badRequest("absolute target without host")) }
+            pathAndQuery = afterScheme[authorityEnd...]
+            if !pathAndQuery.hasPrefix("/") { pathAndQuery = "/" + pathAndQuery }
+        }
+        let queryStart = pathAndQuery.firstIndex(of: "?")
+        let rawPath = String(pathAndQuery[..<(queryStart ?? pathAndQuery.endIndex)])
+        let query = queryStart.map { String(pathAndQuery[pathAndQuery.index(after: $0)...]) }
+        guard let path = PercentDecoding.decodePath(rawPath.utf8) else {
+            return .failure(.badRequest("invalid percent-encoding in path"))
+        }
+        return .success(RequestTarget(path: path, rawPath: rawPath, query: query))
+    }
+}
