@@ -8,7 +8,7 @@ extension HTTPResponseReader {
             // Checked before reading: a claimed length is never allocated beyond the cap.
             guard length <= limit else { throw .bodyTooLarge(limit: limit) }
             var body: [UInt8] = []
-            body.reserveCapacity(length)
+            body.reserveCapacity(min(length, 1 << 20))
             try readExactly(length, into: &body)
             return body
         case .chunked:
