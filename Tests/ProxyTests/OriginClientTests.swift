@@ -2,7 +2,7 @@ import HTTPServer
 @testable import Proxy
 import Testing
 
-@Suite struct OriginClientTests {
+@Suite(.timeLimit(.minutes(1))) struct OriginClientTests {
     @Test func plainHTTPReturnsStatusHeadersAndBody() async throws {
         let body = Array("#EXTM3U\n#EXT-X-VERSION:3\n".utf8)
         let origin = try TestOrigin(routes: [

@@ -49,15 +49,21 @@ public final class OriginClient: Sendable {
         guard request.method == .get || request.method == .head else {
             throw .invalidRequest("only GET and HEAD are fetched")
         }
-        let outcome = await coalescer.run(OriginFetchCoalescer.Key(request)) { [self] in
+        let (outcome, joined) = await coalescer.run(OriginFetchCoalescer.Key(request)) { [self] in
             do throws(OriginError) {
                 return .success(try await perform(request))
             } catch {
                 return .failure(error)
             }
         }
+        guard joined else { return try outcome.get().response }
+        // A joined fetch followed the first caller's redirect policy, not necessarily this caller's:
+        // a hop refused for the first caller is retried under this caller's own policy, and hops
+        // taken for it must pass this caller's check too.
+        if case .failure(.redirectNotAllowed) = outcome {
+            return try await perform(request).response
+        }
         let result = try outcome.get()
-        // A joined fetch followed the first caller's policy; this caller's policy must agree.
         guard result.redirectTargets.allSatisfy(request.allowRedirect) else { throw .redirectNotAllowed }
         return result.response
     }

@@ -40,13 +40,17 @@ final class OriginFetchCoalescer: Sendable {
     /// The number of fetches in flight (for tests and metrics).
     var inFlightCount: Int { state.withLock { $0.flights.count } }
 
-    /// Joins the flight for `key`, or starts one running `operation`.
-    func run(_ key: Key, _ operation: @escaping @Sendable () async -> Outcome) async -> Outcome {
+    /// The number of callers waiting across all fetches (for tests and metrics).
+    var waitingCount: Int { state.withLock { $0.flights.values.reduce(0) { $0 + $1.waiters.count } } }
+
+    /// Joins the flight for `key`, or starts one running `operation`; `joined` says which.
+    func run(_ key: Key, _ operation: @escaping @Sendable () async -> Outcome) async -> (outcome: Outcome, joined: Bool) {
         let waiterID = state.withLock { state in
             state.nextID &+= 1
             return state.nextID
         }
-        return await withTaskCancellationHandler {
+        let joined = Mutex(false)
+        let outcome = await withTaskCancellationHandler {
             await withCheckedContinuation { (continuation: CheckedContinuation<Outcome, Never>) in
                 let startedFlight: UInt64? = state.withLock { state in
                     // The cancel handler sets nothing when it ran before this registration; check here.
@@ -56,6 +60,7 @@ final class OriginFetchCoalescer: Sendable {
                     }
                     if state.flights[key] != nil {
                         state.flights[key]?.waiters[waiterID] = continuation
+                        joined.withLock { $0 = true }
                         return nil
                     }
                     state.nextID &+= 1
@@ -78,6 +83,7 @@ final class OriginFetchCoalescer: Sendable {
         } onCancel: {
             leave(key, waiterID: waiterID)
         }
+        return (outcome, joined.withLock { $0 })
     }
 
     /// Hands the outcome to every waiter of this flight.

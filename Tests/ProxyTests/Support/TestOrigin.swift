@@ -16,6 +16,8 @@ final class TestOrigin: Sendable {
         case drip([UInt8], interval: Duration)
         /// Waits, writes the bytes, then closes.
         case delayed([UInt8], delay: Duration)
+        /// Waits until the test calls `release()`, writes the bytes, then closes.
+        case gated([UInt8])
     }
 
     /// A request as the origin saw it.
@@ -31,6 +33,7 @@ final class TestOrigin: Sendable {
     private let recorded = Mutex<[RecordedRequest]>([])
     private let closedConnections = Atomic<Int>(0)
     private let stopped = Atomic<Bool>(false)
+    private let released = Atomic<Bool>(false)
 
     /// Starts listening on 127.0.0.1 (or `::1`) on a free port.
     init(routes: [String: Behaviour], ipv6: Bool = false) throws {
@@ -89,6 +92,9 @@ final class TestOrigin: Sendable {
     /// How many connections ended because the client closed them while the origin was waiting.
     var connectionsClosedByClient: Int { closedConnections.load(ordering: .relaxed) }
 
+    /// Lets every `.gated` answer go out.
+    func release() { released.store(true, ordering: .relaxed) }
+
     var isStopped: Bool { stopped.load(ordering: .relaxed) }
 
     func noteClientClosed() { closedConnections.add(1, ordering: .relaxed) }
@@ -130,6 +136,9 @@ final class TestOrigin: Sendable {
             }
         case .delayed(let bytes, let delay):
             Thread.sleep(forTimeInterval: TestOrigin.seconds(delay))
+            write(fd, bytes)
+        case .gated(let bytes):
+            while !released.load(ordering: .relaxed) && !isStopped { Thread.sleep(forTimeInterval: 0.005) }
             write(fd, bytes)
         }
     }
