@@ -1,12 +1,7 @@
-import Dispatch
-
 /// A small HTTP/1.1 client for plain-http origins: one exchange per call, exact about headers,
-/// with a connect timeout, a total deadline, a body cap and prompt cancellation.
+/// with a connect timeout, a total deadline, a body cap and prompt cancellation. Each exchange
+/// blocks in poll(2) on its own thread, never on the Swift concurrency pool.
 public struct HTTPClient: Sendable {
-    /// Blocking socket work runs here, never on the cooperative pool. A custom concurrent queue
-    /// targets libdispatch's overcommitting pool, so a slow origin never starves other exchanges.
-    private static let exchangeQueue = DispatchQueue(label: "hls-subtitle-proxy.http-client", attributes: .concurrent)
-
     /// Sends `request` and returns the complete response.
     /// - Parameters:
     ///   - connectTimeout: how long resolving and connecting may take.
@@ -23,7 +18,7 @@ public struct HTTPClient: Sendable {
         let cancellation = HTTPClientCancellation()
         let result: Result<HTTPClientResponse, HTTPClientError> = await withTaskCancellationHandler {
             await withCheckedContinuation { continuation in
-                exchangeQueue.async {
+                let started = HTTPClientThread.start {
                     let result = Result { () throws(HTTPClientError) -> HTTPClientResponse in
                         try exchange(
                             request,
@@ -36,6 +31,10 @@ public struct HTTPClient: Sendable {
                     }
                     cancellation.close()
                     continuation.resume(returning: result)
+                }
+                if !started {
+                    cancellation.close()
+                    continuation.resume(returning: .failure(.connectionLost("pthread_create failed")))
                 }
             }
         } onCancel: {
