@@ -1,0 +1,142 @@
+extension ConfigReader {
+    /// The whole config; values that fail validation are reported and replaced by their defaults.
+    mutating func proxyConfig(_ document: ConfigValue, baseDirectory: String) -> ProxyConfig {
+        var config = ProxyConfig()
+        if case .object = document {} else {
+            report(.root, "expected a JSON object, got \(document.summary)")
+            return config
+        }
+        let root = ConfigPath.root
+        let keys: Set<String> = [
+            "listen", "mounts", "embedded", "subtitles", "timeouts", "limits", "cache", "cors", "log_level",
+        ]
+        guard let members = object(document, at: root, keys: keys) else { return config }
+        config.listen = listen(members["listen"], at: root.key("listen"))
+        config.mounts = mounts(members["mounts"], at: root.key("mounts"), baseDirectory: baseDirectory)
+        config.embedded = embedded(members["embedded"], at: root.key("embedded"))
+        config.subtitleSets = subtitleSets(members["subtitles"], at: root.key("subtitles"))
+        config.timeouts = timeouts(members["timeouts"], at: root.key("timeouts"))
+        config.limits = limits(members["limits"], at: root.key("limits"))
+        config.cache = cache(members["cache"], at: root.key("cache"))
+        config.cors = cors(members["cors"], at: root.key("cors"))
+        config.logLevel = choice(members["log_level"], at: root.key("log_level"))
+        return config
+    }
+
+    private mutating func listen(_ value: ConfigValue?, at path: ConfigPath) -> ProxyConfig.Listen {
+        var listen = ProxyConfig.Listen()
+        guard let members = object(value, at: path, keys: ["host", "port"]) else { return listen }
+        if let host = string(members["host"], at: path.key("host")) {
+            if host.isEmpty || host.unicodeScalars.contains(where: { $0 == " " || $0 == "\t" || $0 == "/" }) {
+                report(path.key("host"), "\(Self.quoted(host)) is not a host name or address")
+            } else {
+                listen.host = host
+            }
+        }
+        if let port = integer(members["port"], at: path.key("port")) {
+            if let valid = Int(exactly: port), (0...65535).contains(valid) {
+                listen.port = valid
+            } else {
+                report(path.key("port"), "port \(port) is outside 0...65535")
+            }
+        }
+        return listen
+    }
+
+    private mutating func embedded(_ value: ConfigValue?, at path: ConfigPath) -> ProxyConfig.EmbeddedOrigins {
+        var embedded = ProxyConfig.EmbeddedOrigins()
+        guard let members = object(value, at: path, keys: ["allow_hosts"]),
+            let elements = array(members["allow_hosts"], at: path.key("allow_hosts"))
+        else { return embedded }
+        for (index, element) in elements.enumerated() {
+            let elementPath = path.key("allow_hosts").index(index)
+            guard let text = string(element, at: elementPath) else { continue }
+            if text == "*" {
+                // An allow-all list would make the proxy an open relay to any host, intranet included.
+                report(elementPath, "\"*\" would let clients reach any host; list the hosts or *.domain patterns")
+            } else if let pattern = HostPattern(text) {
+                embedded.allowHosts.append(pattern)
+            } else {
+                report(elementPath, "\(Self.quoted(text)) is not a host name, *.domain pattern or IP address (no port)")
+            }
+        }
+        return embedded
+    }
+
+    private mutating func timeouts(_ value: ConfigValue?, at path: ConfigPath) -> ProxyConfig.Timeouts {
+        var timeouts = ProxyConfig.Timeouts()
+        let keys = ["connect_seconds", "origin_seconds", "header_seconds", "idle_seconds", "shutdown_seconds"]
+        guard let members = object(value, at: path, keys: Set(keys)) else { return timeouts }
+        let fields: [(String, WritableKeyPath<ProxyConfig.Timeouts, Double>)] = [
+            ("connect_seconds", \.connect), ("origin_seconds", \.originTotal), ("header_seconds", \.header),
+            ("idle_seconds", \.idle), ("shutdown_seconds", \.shutdownGrace),
+        ]
+        for (key, field) in fields {
+            if let seconds = positiveNumber(members[key], at: path.key(key)) { timeouts[keyPath: field] = seconds }
+        }
+        return timeouts
+    }
+
+    private mutating func limits(_ value: ConfigValue?, at path: ConfigPath) -> ProxyConfig.Limits {
+        var limits = ProxyConfig.Limits()
+        let fields: [(String, WritableKeyPath<ProxyConfig.Limits, Int>)] = [
+            ("max_playlist_bytes", \.maxPlaylistBytes), ("max_subtitle_bytes", \.maxSubtitleBytes),
+            ("max_proxy_body_bytes", \.maxProxyBodyBytes), ("max_connections", \.maxConnections),
+        ]
+        guard let members = object(value, at: path, keys: Set(fields.map(\.0))) else { return limits }
+        for (key, field) in fields {
+            guard let number = integer(members[key], at: path.key(key)) else { continue }
+            if let valid = Int(exactly: number), valid > 0 {
+                limits[keyPath: field] = valid
+            } else {
+                report(path.key(key), "must be greater than 0, got \(number)")
+            }
+        }
+        return limits
+    }
+
+    private mutating func cache(_ value: ConfigValue?, at path: ConfigPath) -> ProxyConfig.CacheSettings {
+        var cache = ProxyConfig.CacheSettings()
+        guard let members = object(value, at: path, keys: ["master_ttl_seconds", "subtitle_ttl_seconds", "max_bytes"])
+        else { return cache }
+        for (key, field) in [("master_ttl_seconds", \ProxyConfig.CacheSettings.masterTTL), ("subtitle_ttl_seconds", \.subtitleTTL)] {
+            guard let seconds = number(members[key], at: path.key(key)) else { continue }
+            if seconds >= 0 { cache[keyPath: field] = seconds } else { report(path.key(key), "must be 0 or more, got \(Self.formatted(seconds))") }
+        }
+        if let bytes = integer(members["max_bytes"], at: path.key("max_bytes")) {
+            if let valid = Int(exactly: bytes), valid >= 0 { cache.maxBytes = valid } else {
+                report(path.key("max_bytes"), "must be 0 or more, got \(bytes)")
+            }
+        }
+        return cache
+    }
+
+    private mutating func cors(_ value: ConfigValue?, at path: ConfigPath) -> ProxyConfig.CORS {
+        var cors = ProxyConfig.CORS()
+        guard let members = object(value, at: path, keys: ["allow_origins"]),
+            let elements = array(members["allow_origins"], at: path.key("allow_origins"))
+        else { return cors }
+        cors.allowOrigins = []
+        for (index, element) in elements.enumerated() {
+            let elementPath = path.key("allow_origins").index(index)
+            guard let origin = string(element, at: elementPath) else { continue }
+            // Fetch §3.2.5: an Origin is a serialized scheme://host[:port], never with a path.
+            if origin == "*" || Self.isSerializedOrigin(origin) {
+                cors.allowOrigins.append(origin)
+            } else {
+                report(elementPath, "\(Self.quoted(origin)) is neither \"*\" nor http(s)://host[:port]")
+            }
+        }
+        return cors
+    }
+
+    /// A number greater than zero; zero or less is reported.
+    mutating func positiveNumber(_ value: ConfigValue?, at path: ConfigPath) -> Double? {
+        guard let number = number(value, at: path) else { return nil }
+        guard number > 0 else {
+            report(path, "must be greater than 0, got \(Self.formatted(number))")
+            return nil
+        }
+        return number
+    }
+}

@@ -1,0 +1,120 @@
+extension ProxyConfig {
+    /// Where the server accepts connections (JSON `listen`).
+    public struct Listen: Sendable, Hashable {
+        /// Address to bind (`host`); the loopback default keeps a sidecar private.
+        public var host: String
+        /// TCP port (`port`); 0 asks the system for a free one.
+        public var port: Int
+
+        /// Makes a listen address; the defaults are the JSON defaults.
+        public init(host: String = "127.0.0.1", port: Int = 8080) {
+            self.host = host
+            self.port = port
+        }
+    }
+
+    /// The embedded URL form's allowlist (JSON `embedded`).
+    public struct EmbeddedOrigins: Sendable, Hashable {
+        /// Hosts `/{http|https}/{host}/...` may reach (`allow_hosts`); empty turns the form off.
+        public var allowHosts: [HostPattern]
+
+        /// Makes an allowlist; empty by default, so the embedded form is off unless configured.
+        public init(allowHosts: [HostPattern] = []) {
+            self.allowHosts = allowHosts
+        }
+
+        /// Whether the embedded form is on and `host` is on the list.
+        public func allows(_ host: String) -> Bool {
+            allowHosts.contains { $0.matches(host) }
+        }
+    }
+
+    /// Deadlines in seconds (JSON `timeouts`, keys ending in `_seconds`).
+    public struct Timeouts: Sendable, Hashable {
+        /// Connecting to an origin (`connect_seconds`).
+        public var connect: Double
+        /// A whole origin fetch, headers and body (`origin_seconds`).
+        public var originTotal: Double
+        /// A client sending its request head (`header_seconds`).
+        public var header: Double
+        /// An idle keep-alive client connection (`idle_seconds`).
+        public var idle: Double
+        /// Draining in-flight requests after SIGTERM (`shutdown_seconds`).
+        public var shutdownGrace: Double
+
+        /// Makes timeouts; the defaults are the JSON defaults.
+        public init(
+            connect: Double = 5, originTotal: Double = 15, header: Double = 10, idle: Double = 60,
+            shutdownGrace: Double = 10
+        ) {
+            self.connect = connect
+            self.originTotal = originTotal
+            self.header = header
+            self.idle = idle
+            self.shutdownGrace = shutdownGrace
+        }
+    }
+
+    /// Size and connection caps (JSON `limits`).
+    public struct Limits: Sendable, Hashable {
+        /// Largest playlist fetched from an origin (`max_playlist_bytes`).
+        public var maxPlaylistBytes: Int
+        /// Largest subtitle source fetched (`max_subtitle_bytes`).
+        public var maxSubtitleBytes: Int
+        /// Largest body streamed through in proxy mode (`max_proxy_body_bytes`).
+        public var maxProxyBodyBytes: Int
+        /// Open client connections accepted at once (`max_connections`).
+        public var maxConnections: Int
+
+        /// Makes limits; the defaults are the JSON defaults.
+        public init(
+            maxPlaylistBytes: Int = 4 << 20, maxSubtitleBytes: Int = 32 << 20, maxProxyBodyBytes: Int = 256 << 20,
+            maxConnections: Int = 10_000
+        ) {
+            self.maxPlaylistBytes = maxPlaylistBytes
+            self.maxSubtitleBytes = maxSubtitleBytes
+            self.maxProxyBodyBytes = maxProxyBodyBytes
+            self.maxConnections = maxConnections
+        }
+    }
+
+    /// The in-memory cache (JSON `cache`); a TTL or size of 0 turns that part off.
+    public struct CacheSettings: Sendable, Hashable {
+        /// Seconds a fetched master stays fresh (`master_ttl_seconds`); short, since live masters change.
+        public var masterTTL: Double
+        /// Seconds a subtitle source stays fresh (`subtitle_ttl_seconds`).
+        public var subtitleTTL: Double
+        /// Total bytes held (`max_bytes`).
+        public var maxBytes: Int
+
+        /// Makes cache settings; the defaults are the JSON defaults.
+        public init(masterTTL: Double = 2, subtitleTTL: Double = 300, maxBytes: Int = 64 << 20) {
+            self.masterTTL = masterTTL
+            self.subtitleTTL = subtitleTTL
+            self.maxBytes = maxBytes
+        }
+    }
+
+    /// Cross-origin access to playlists and subtitle files (JSON `cors`).
+    public struct CORS: Sendable, Hashable {
+        /// `*` or `http(s)://host[:port]` values (`allow_origins`); empty sends no CORS headers.
+        public var allowOrigins: [String]
+
+        /// Makes CORS settings; by default any origin may read, as hls.js in a browser needs.
+        public init(allowOrigins: [String] = ["*"]) {
+            self.allowOrigins = allowOrigins
+        }
+    }
+
+    /// How much the proxy logs (JSON `log_level`).
+    public enum LogLevel: String, Sendable, Hashable, CaseIterable {
+        /// Everything, including per-request detail.
+        case debug
+        /// Normal operation.
+        case info
+        /// Recoverable trouble, such as a subtitle source that failed.
+        case warn
+        /// Failures only.
+        case error
+    }
+}

@@ -1,0 +1,114 @@
+import HLS
+
+extension ConfigReader {
+    /// Subtitle sets from the `subtitles` array; invalid ones are reported and left out.
+    mutating func subtitleSets(_ value: ConfigValue?, at path: ConfigPath) -> [SubtitleSet] {
+        guard let elements = array(value, at: path) else { return [] }
+        var sets: [SubtitleSet] = []
+        var firstIndexByName: [String: Int] = [:]
+        for (index, element) in elements.enumerated() {
+            let setPath = path.index(index)
+            guard let set = subtitleSet(element, at: setPath) else { continue }
+            if let first = firstIndexByName[set.name] {
+                report(setPath.key("name"), "name \(Self.quoted(set.name)) is already used by subtitles[\(first)]")
+                continue
+            }
+            firstIndexByName[set.name] = index
+            sets.append(set)
+        }
+        return sets
+    }
+
+    private mutating func subtitleSet(_ value: ConfigValue?, at path: ConfigPath) -> SubtitleSet? {
+        guard let members = object(value, at: path, keys: ["name", "masters", "group_id", "tracks"]) else {
+            if value == .null { report(path, "expected an object, got null") }
+            return nil
+        }
+        var name = requiredString(members["name"], at: path.key("name"))
+        if let text = name, !Self.isURLSafeName(text) {
+            report(path.key("name"), "set name \(Self.quoted(text)) must be letters, digits, '-' and '_'")
+            name = nil
+        }
+        var masters = SubtitleSet.defaultMasters
+        if let patterns = strings(members["masters"], at: path.key("masters")) {
+            masters = patterns.filter { !$0.isEmpty }.map(PathPattern.init)
+            if patterns.contains(where: \.isEmpty) { report(path.key("masters"), "contains an empty pattern") }
+            if patterns.isEmpty { report(path.key("masters"), "lists no patterns, so the set would never apply") }
+        }
+        var groupID = "subs"
+        if let text = string(members["group_id"], at: path.key("group_id")) {
+            // RFC 8216 §4.2: GROUP-ID is a quoted-string, which has no escape for '"'.
+            if text.isEmpty || text.contains("\"") {
+                report(path.key("group_id"), "group_id \(Self.quoted(text)) must be non-empty and without '\"'")
+            } else {
+                groupID = text
+            }
+        }
+        let tracks = trackConfigs(members["tracks"], at: path.key("tracks"))
+        guard let name else { return nil }
+        return SubtitleSet(name: name, masters: masters, groupID: groupID, tracks: tracks)
+    }
+
+    private mutating func trackConfigs(_ value: ConfigValue?, at path: ConfigPath) -> [TrackConfig] {
+        guard let elements = array(value, at: path) else {
+            report(path, "is required: list at least one track")
+            return []
+        }
+        if elements.isEmpty { report(path, "lists no tracks") }
+        var drafts: [(index: Int, draft: TrackDraft)] = []
+        for (index, element) in elements.enumerated() {
+            if let draft = trackDraft(element, at: path.index(index)) { drafts.append((index, draft)) }
+        }
+
+        // RFC 8216 §4.3.4.1.1: the group rules, reported under the JSON names of the fields at fault.
+        let problems = SubtitleTrack.problems(in: drafts.map(\.draft.track))
+        for problem in problems where drafts.indices.contains(problem.trackIndex) {
+            let entry = drafts[problem.trackIndex]
+            let fieldPath = Self.jsonPath(ofTrackField: problem.field, in: entry.draft, at: path.index(entry.index))
+            if !hasProblem(at: fieldPath) { report(fieldPath, problem.message) }
+        }
+
+        // Ids name URLs: explicit ones must be unique; omitted ones become the language, then language-2, ...
+        var taken = Set(drafts.compactMap(\.draft.id))
+        var seen: Set<String> = []
+        var tracks: [TrackConfig] = []
+        for (index, draft) in drafts {
+            var id: String
+            if let explicit = draft.id {
+                guard seen.insert(explicit).inserted else {
+                    report(path.index(index).key("id"), "id \(Self.quoted(explicit)) is already used in this set")
+                    continue
+                }
+                id = explicit
+            } else {
+                let base = draft.track.language
+                id = base
+                var counter = 2
+                while taken.contains(id) {
+                    id = "\(base)-\(counter)"
+                    counter += 1
+                }
+                taken.insert(id)
+            }
+            tracks.append(
+                TrackConfig(
+                    id: id, track: draft.track, source: draft.source, format: draft.format, offset: draft.offset,
+                    mode: draft.mode, segmentDuration: draft.segmentDuration, mpegts: draft.mpegts))
+        }
+        return tracks
+    }
+
+    /// The JSON path of a `TrackProblem` field: `assocLanguage` is `assoc_language`, `characteristics[i]`
+    /// points at the element as written.
+    private static func jsonPath(ofTrackField field: String, in draft: TrackDraft, at path: ConfigPath) -> ConfigPath {
+        switch field {
+        case "assocLanguage": return path.key("assoc_language")
+        case "isDefault": return path.key("default")
+        case _ where field.hasPrefix("characteristics["):
+            let position = Int(field.dropFirst("characteristics[".count).dropLast()) ?? -1
+            guard draft.characteristicIndices.indices.contains(position) else { return path.key("characteristics") }
+            return path.key("characteristics").index(draft.characteristicIndices[position])
+        default: return path.key(field)
+        }
+    }
+}

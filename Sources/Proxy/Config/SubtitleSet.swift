@@ -1,0 +1,27 @@
+/// Subtitle tracks added, as one SUBTITLES group, to every master whose path matches (JSON `subtitles[i]`).
+public struct SubtitleSet: Sendable, Hashable {
+    /// Names the set in the proxy's own URLs: `[A-Za-z0-9_-]`, unique among sets.
+    public var name: String
+    /// Request paths of the masters this set applies to (`masters`).
+    public var masters: [PathPattern]
+    /// GROUP-ID of the SUBTITLES group the tracks join (`group_id`).
+    public var groupID: String
+    /// The tracks, in the order they are written into the master.
+    public var tracks: [TrackConfig]
+
+    /// What `masters` is when omitted: HLS masters by extension, and Azure Media Services' dynamic manifests.
+    public static let defaultMasters: [PathPattern] = [PathPattern("*.m3u8"), PathPattern("*(format=m3u8-aapl)")]
+
+    /// Makes a set; the defaults are the JSON defaults.
+    public init(name: String, masters: [PathPattern] = defaultMasters, groupID: String = "subs", tracks: [TrackConfig]) {
+        self.name = name
+        self.masters = masters
+        self.groupID = groupID
+        self.tracks = tracks
+    }
+
+    /// Whether this set applies to a request path (percent-decoded, starting with `/`).
+    public func appliesTo(path: String) -> Bool {
+        masters.contains { $0.matches(path) }
+    }
+}
