@@ -18,5 +18,5 @@ struct OriginTarget: Sendable {
     }
 
     /// How non-playlist resources are answered.
-    var segmentMode: SegmentMode { mount?.segments ?? .redirect }
+    var segmentMode: Mount.SegmentMode { mount?.segments ?? .redirect }
 }

@@ -1,3 +1,4 @@
+import Foundation
 import HLS
 import HTTPServer
 
@@ -39,7 +40,7 @@ extension ProxyHandler {
     static var emptyDocument: WebVTTDocument { WebVTTDocument.empty }
 
     private func loadSource(_ track: TrackConfig, master: OriginTarget, request: HTTPRequest) async throws -> WebVTTDocument {
-        guard let url = URLReference.resolve(track.source, against: master.url) else {
+        guard let url = sourceURL(of: track, master: master) else {
             throw SubtitleSourceFailure(reason: "bad_source", detail: "source URI does not resolve")
         }
         if url.hasPrefix("file:") {
@@ -78,8 +79,18 @@ extension ProxyHandler {
         }
     }
 
+    /// The track's source as an absolute URL: relative to the master's origin URL, except that on a
+    /// directory mount a path starting with "/" is taken from the mount's root.
+    func sourceURL(of track: TrackConfig, master: OriginTarget) -> String? {
+        if case .directory(let root) = master.mount?.origin, track.source.hasPrefix("/"), !track.source.hasPrefix("//") {
+            let rootURL = URL(fileURLWithPath: root, isDirectory: true).absoluteString
+            return URLReference.resolve(String(track.source.dropFirst()), against: rootURL)
+        }
+        return URLReference.resolve(track.source, against: master.url)
+    }
+
     /// The source format by extension, else by sniffing the first bytes.
-    static func sourceFormat(url: String, body: [UInt8]) -> SourceFormat {
+    static func sourceFormat(url: String, body: [UInt8]) -> TrackConfig.SourceFormat {
         switch URLReference.pathExtension(of: url) {
         case "vtt", "webvtt": return .webvtt
         case "srt": return .srt
