@@ -41,9 +41,11 @@ import Testing
     @Test func theServerKeepsServingAfterOriginFaults() async throws {
         try await withProxy { proxy in
             proxy.origin.setFault("/vod-ts/master.m3u8", .status(500))
-            #expect(try await proxy.get("/origin/vod-ts/master.m3u8").status == 502)
+            let failed = try await proxy.get("/origin/vod-ts/master.m3u8")
+            #expect(failed.status == 502)
             proxy.origin.setFault("/vod-ts/master.m3u8", nil)
-            #expect(try await proxy.get("/origin/vod-ts/master.m3u8").status == 200)
+            let recovered = try await proxy.get("/origin/vod-ts/master.m3u8")
+            #expect(recovered.status == 200)
         }
     }
 }

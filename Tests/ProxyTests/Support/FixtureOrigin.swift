@@ -17,7 +17,7 @@ final class FixtureOrigin: Sendable {
         var lastHeaders: [String: HTTPHeaders] = [:]
     }
 
-    private let state = Mutex(State())
+    private let state = LockedBox(State())
     private let server: HTTPServer
 
     static var fixturesRoot: String {

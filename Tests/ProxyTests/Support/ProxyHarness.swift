@@ -7,7 +7,7 @@ import Synchronization
 final class ProxyHarness: Sendable {
     let origin: FixtureOrigin
     let service: ProxyService
-    private let lines: Mutex<[String]>
+    private let lines: LockedBox<[String]>
 
     var port: Int { service.port }
 
@@ -21,7 +21,7 @@ final class ProxyHarness: Sendable {
             .replacingOccurrences(of: "FIXTURES", with: FixtureOrigin.fixturesRoot)
         var config = try ProxyConfig.decode(Array(json.utf8), environment: environment)
         config.listen.port = 0
-        let lines = Mutex<[String]>([])
+        let lines = LockedBox<[String]>([])
         self.lines = lines
         let logger = ProxyLogger(
             level: .debug,
