@@ -1,0 +1,76 @@
+extension WebVTTDocument {
+    /// The file as UTF-8 with LF endings: signature, header lines, a blank line, then blocks and cues,
+    /// each followed by a blank line.
+    ///
+    /// Every cue ends with a blank line, the last one too: GStreamer 1.22 drops a segment's last cue otherwise.
+    /// Values that would break the syntax are neutralised: line breaks inside a field become spaces, blank
+    /// payload lines are left out and `-->` in text is written `--&gt;` (W3C WebVTT §4.2.2 forbids it there).
+    public func serialized() -> [UInt8] {
+        var output: [UInt8] = []
+        output.reserveCapacity(64 + cues.count * 80)
+        output.append(contentsOf: "WEBVTT".utf8)
+        if let first = headerText.utf8.first, first != UInt8(ascii: " "), first != UInt8(ascii: "\t") {
+            output.append(UInt8(ascii: " "))
+        }
+        Self.appendLine(headerText, to: &output)
+        // A header line holding `-->` would end the header early (§6.1), so such lines are left out.
+        for line in headerLines where !line.isEmpty && !Self.containsArrow(line) {
+            Self.appendLine(line, to: &output)
+        }
+        output.append(0x0A)
+        for block in blocks {
+            for line in block.lines where !line.isEmpty { Self.appendLine(line, escapingArrows: true, to: &output) }
+            output.append(0x0A)
+        }
+        for cue in cues {
+            append(cue, to: &output)
+        }
+        return output
+    }
+
+    private func append(_ cue: WebVTTCue, to output: inout [UInt8]) {
+        if let id = cue.id, !id.isEmpty, !Self.containsArrow(id) {
+            Self.appendLine(id, to: &output)
+        }
+        WebVTTTimestamp.append(cue.start, to: &output)
+        output.append(contentsOf: " --> ".utf8)
+        WebVTTTimestamp.append(cue.end, to: &output)
+        if !cue.settings.isEmpty {
+            output.append(UInt8(ascii: " "))
+            // The timing line holds `-->` anyway, so settings are written as read.
+            Self.appendLine(cue.settings, to: &output)
+        } else {
+            output.append(0x0A)
+        }
+        for line in cue.payload where !line.isEmpty {
+            Self.appendLine(line, escapingArrows: true, to: &output)
+        }
+        output.append(0x0A)
+    }
+
+    /// Appends `text` and an LF; CR or LF inside it become spaces so it stays one line.
+    private static func appendLine(_ text: String, escapingArrows: Bool = false, to output: inout [UInt8]) {
+        var previous: (UInt8, UInt8) = (0, 0)
+        for byte in text.utf8 {
+            switch byte {
+            case 0x0A, 0x0D:
+                output.append(UInt8(ascii: " "))
+            case UInt8(ascii: ">") where escapingArrows && previous == (UInt8(ascii: "-"), UInt8(ascii: "-")):
+                output.append(contentsOf: "&gt;".utf8)
+            default:
+                output.append(byte)
+            }
+            previous = (previous.1, byte)
+        }
+        output.append(0x0A)
+    }
+
+    static func containsArrow(_ text: String) -> Bool {
+        var previous: (UInt8, UInt8) = (0, 0)
+        for byte in text.utf8 {
+            if byte == UInt8(ascii: ">"), previous == (UInt8(ascii: "-"), UInt8(ascii: "-")) { return true }
+            previous = (previous.1, byte)
+        }
+        return false
+    }
+}

@@ -1,0 +1,40 @@
+/// A WebVTT file (W3C WebVTT §4): header, the blocks before the first cue, and the cues.
+public struct WebVTTDocument: Sendable, Equatable {
+    /// Text after `WEBVTT` on the first line, separator included (`" - title"`); empty when none.
+    public var headerText: String
+    /// Header lines after the first line and before the first blank line (`X-TIMESTAMP-MAP=...`, `Kind: captions`).
+    public var headerLines: [String]
+    /// NOTE, STYLE and REGION blocks that precede the first cue.
+    public var blocks: [WebVTTBlock]
+    /// The cues in file order.
+    public var cues: [WebVTTCue]
+
+    /// Makes a document; the defaults give an empty but valid file.
+    public init(headerText: String = "", headerLines: [String] = [], blocks: [WebVTTBlock] = [], cues: [WebVTTCue] = []) {
+        self.headerText = headerText
+        self.headerLines = headerLines
+        self.blocks = blocks
+        self.cues = cues
+    }
+
+    /// The largest cue end in milliseconds (cues may overlap, so not the last cue's end); 0 without cues.
+    public var largestEnd: Int64 {
+        cues.reduce(0) { max($0, $1.end) }
+    }
+
+    /// The document with every cue moved by `milliseconds`; cues that end up wholly before 0 are dropped
+    /// and starts that fall before 0 are clamped to 0.
+    public func shifted(by milliseconds: Int64) -> WebVTTDocument {
+        var shifted = self
+        shifted.cues = cues.compactMap { cue in
+            let start = Timestamp.saturatingAdd(cue.start, milliseconds)
+            let end = Timestamp.saturatingAdd(cue.end, milliseconds)
+            if start < 0 && end <= 0 { return nil }
+            var moved = cue
+            moved.start = max(start, 0)
+            moved.end = max(end, 0)
+            return moved
+        }
+        return shifted
+    }
+}

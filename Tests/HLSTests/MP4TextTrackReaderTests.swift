@@ -1,0 +1,71 @@
+import Foundation
+import Testing
+@testable import HLS
+
+private func fixture(_ path: String) throws -> [UInt8] {
+    let url = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent("Fixtures").appendingPathComponent(path)
+    return Array(try Data(contentsOf: url))
+}
+
+@Suite struct MP4TextTrackReaderTests {
+    @Test func spanishMovTextMatchesFFmpegsWebVTT() throws {
+        let tracks = try MP4TextTrackReader.read(try fixture("subtitles/mp4-with-mov_text.mp4"))
+        // `ffprobe -show_entries stream=id,codec_name:stream_tags=language`: mov_text is track 0x2, "spa".
+        #expect(tracks.map(\.trackID) == [2])
+        #expect(tracks.first?.language == "spa")
+        // `ffmpeg -i mp4-with-mov_text.mp4 -map 0:s:0 out.vtt` writes exactly these four cues.
+        #expect(tracks.first?.cues == [
+            WebVTTCue(start: 500, end: 2500, payload: ["Un patrón de prueba aparece."]),
+            WebVTTCue(start: 3000, end: 5750, payload: ["Suena un tono de <i>cuatrocientos cuarenta</i> hercios."]),
+            WebVTTCue(start: 6000, end: 8000, payload: ["Esta línea viene de un archivo SRT."]),
+            WebVTTCue(start: 8500, end: 11_900, payload: ["La última línea termina antes de los doce segundos."]),
+        ])
+    }
+
+    @Test func englishAndFrenchTracksMatchFFmpegsWebVTT() throws {
+        let tracks = try MP4TextTrackReader.read(try fixture("corpus/mp4/ffmpeg-generated-2x-mov_text-eng-fra.mp4"))
+        // ffprobe: mov_text tracks 0x3 "eng" and 0x4 "fra"; cues from `ffmpeg -i ... -map 0:s:0 / 0:s:1 out.vtt`.
+        #expect(tracks.map(\.trackID) == [3, 4])
+        #expect(tracks.map(\.language) == ["eng", "fra"])
+        #expect(tracks.first?.cues == [
+            WebVTTCue(start: 500, end: 1500, payload: ["Hello <i>world</i>"]),
+            WebVTTCue(start: 1800, end: 2900, payload: ["Second line", "with a break"]),
+        ])
+        #expect(tracks.last?.cues == [
+            WebVTTCue(start: 500, end: 1500, payload: ["Bonjour le monde — déjà vu"]),
+            WebVTTCue(start: 1800, end: 2900, payload: ["Ça marche ? Oui !"]),
+        ])
+    }
+
+    @Test func aTrackBecomesAWebVTTFileLikeFFmpegs() throws {
+        let tracks = try MP4TextTrackReader.read(try fixture("corpus/mp4/ffmpeg-generated-2x-mov_text-eng-fra.mp4"))
+        let text = String(decoding: try #require(tracks.first).makeWebVTTDocument().serialized(), as: UTF8.self)
+        #expect(text == "WEBVTT\n\n00:00:00.500 --> 00:00:01.500\nHello <i>world</i>\n\n00:00:01.800 --> 00:00:02.900\nSecond line\nwith a break\n\n")
+    }
+
+    @Test func mediaFilesWithoutTextTracksGiveNone() throws {
+        #expect(try MP4TextTrackReader.read(try fixture("vod-fmp4/init.mp4")).isEmpty)
+    }
+
+    @Test func textIsEscapedAndStylesBecomeTags() throws {
+        // One sample: "a<b & c" with bold+italic on characters 2..<7 ("b & c" after escaping "<b").
+        let text = Array("a<b & c".utf8)
+        let styl = MP4Fixture.box("styl", MP4Fixture.be16(1) + MP4Fixture.be16(2) + MP4Fixture.be16(7)
+                                  + MP4Fixture.be16(1) + [0x03, 0x12] + MP4Fixture.be32(0xFFFFFFFF))
+        let sample = MP4Fixture.be16(UInt16(text.count)) + text + styl
+        #expect(MP4TextSample.payload(sample[...]) == ["a&lt;<b><i>b &amp; c</i></b>"])
+        #expect(MP4TextSample.payload((MP4Fixture.be16(0) + text)[...]) == nil)
+        #expect(MP4TextSample.payload((MP4Fixture.be16(500) + text)[...]) == ["a&lt;b &amp; c"])
+    }
+
+    @Test func entryCountsLargerThanTheirBoxAreRefusedBeforeAllocating() throws {
+        // stts claims 2^32-1 entries in a 16-byte payload.
+        let stts = MP4Fixture.box("stts", [0, 0, 0, 0] + MP4Fixture.be32(.max) + MP4Fixture.be32(1) + MP4Fixture.be32(1))
+        let stsd = MP4Fixture.box("stsd", [0, 0, 0, 0] + MP4Fixture.be32(1) + MP4Fixture.box("tx3g", Array(repeating: 0, count: 30)))
+        let stbl = MP4Fixture.box("stbl", stsd + stts)
+        let minf = MP4Fixture.box("minf", stbl)
+        let file = MP4Fixture.box("moov", MP4Fixture.trak(trackID: 1, timescale: 1000, handler: "sbtl", extra: minf))
+        #expect(throws: MediaError.truncated) { try MP4TextTrackReader.read(file) }
+    }
+}
