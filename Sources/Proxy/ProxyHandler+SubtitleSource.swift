@@ -37,7 +37,7 @@ extension ProxyHandler {
     }
 
     /// `WEBVTT` and a blank line: the smallest valid track.
-    static var emptyDocument: WebVTTDocument { WebVTTDocument.empty }
+    static var emptyDocument: WebVTTDocument { WebVTTDocument() }
 
     private func loadSource(_ track: TrackConfig, master: OriginTarget, request: HTTPRequest) async throws -> WebVTTDocument {
         guard let url = sourceURL(of: track, master: master) else {
@@ -68,9 +68,7 @@ extension ProxyHandler {
                 guard let chosen = LanguageMatch.best(tracks, language: track.track.language) else {
                     throw SubtitleSourceFailure(reason: "broken", detail: "MP4 has no text track")
                 }
-                var document = Self.emptyDocument
-                document.cues = chosen.cues
-                return document
+                return chosen.makeWebVTTDocument()
             }
         } catch let failure as SubtitleSourceFailure {
             throw failure
