@@ -22,6 +22,9 @@ extension ProxyHandler {
             metrics.recordSubtitleFallback(reason: "error")
             document = Self.emptyDocument
         }
+        // ffmpeg 5.1's WebVTT reader stops at a STYLE block and reads no cue after it, and HLS
+        // players do not apply STYLE or REGION from segments anyway: serve the cues without them.
+        document.blocks.removeAll()
         if track.offset != 0 {
             document = document.shifted(by: Int64((track.offset * 1000).rounded()))
         }

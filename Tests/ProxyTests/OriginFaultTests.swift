@@ -15,7 +15,11 @@ import Testing
 
     @Test func anUnreachableOriginIs502() async throws {
         // Port 1 on loopback: nothing listens there, so the connection is refused.
-        try await withProxy(#"{ "mounts": { "dead": { "origin": "http://127.0.0.1:1" } } }"#) { proxy in
+        let config = """
+            { "mounts": { "dead": { "origin": "http://127.0.0.1:1" } },
+              "subtitles": [ { "name": "s", "tracks": [ { "name": "English", "language": "en", "source": "en.vtt" } ] } ] }
+            """
+        try await withProxy(config) { proxy in
             let response = try await proxy.get("/dead/master.m3u8")
             #expect(response.status == 502)
         }

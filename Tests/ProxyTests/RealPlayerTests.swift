@@ -83,7 +83,7 @@ import Testing
             let sources = ["en": "subs/en.vtt", "fr": "subs/fr.vtt", "es": "subs/es.srt"]
             for (ordinal, language) in languages.enumerated() {
                 let extracted = try await Self.run(ffmpeg, [
-                    "-nostdin", "-v", "error", "-strict", "experimental", "-i", url,
+                    "-nostdin", "-v", "error", "-copyts", "-strict", "experimental", "-i", url,
                     "-map", "0:s:\(ordinal)", "-c:s", "webvtt", "-f", "webvtt", "-",
                 ])
                 #expect(extracted.status == 0, "ffmpeg failed for \(language): \(extracted.errors)")
@@ -91,15 +91,31 @@ import Testing
                 let source = try String(contentsOfFile: sourcePath, encoding: .utf8)
                 // Cue ids and SRT numbers are not payload: compare payload texts only.
                 let sourceTexts = sourcePath.hasSuffix(".srt") ? Self.srtTexts(source) : Self.cueTexts(source)
-                // A cue straddling a segment boundary is in both segments, and ffmpeg prints it twice.
+                // A cue straddling a segment boundary is in both segments; ffmpeg may print it twice.
                 let seen = Self.uniqueInOrder(Self.cueTexts(extracted.output))
                 #expect(seen == sourceTexts, "\(language): ffmpeg extracted \(seen)")
+                // ffmpeg ignores X-TIMESTAMP-MAP, so with -copyts it prints the cue times we serve:
+                // the authored ones, plus the configured offset (none in the sample).
+                let seenStarts = Self.uniqueInOrder(Self.cueStarts(extracted.output).map(String.init))
+                #expect(seenStarts == Self.cueStarts(source).map(String.init), "\(language): ffmpeg cue starts \(seenStarts)")
             }
         } catch {
             await service.stop()
             throw error
         }
         await service.stop()
+    }
+
+    /// Start times in milliseconds of every timing line, WebVTT (`[hh:]mm:ss.ttt`) or SRT (`hh:mm:ss,ttt`).
+    static func cueStarts(_ text: String) -> [Int] {
+        text.split(separator: "\n").filter { $0.contains("-->") }.compactMap { line -> Int? in
+            guard let stamp = line.split(separator: " ").first else { return nil }
+            let fields = stamp.replacingOccurrences(of: ",", with: ".").split(separator: ":")
+            guard let last = fields.last, let seconds = Double(last) else { return nil }
+            let minutes = fields.count >= 2 ? Int(fields[fields.count - 2]) ?? 0 : 0
+            let hours = fields.count >= 3 ? Int(fields[fields.count - 3]) ?? 0 : 0
+            return (hours * 3600 + minutes * 60) * 1000 + Int((seconds * 1000).rounded())
+        }
     }
 
     static func srtTexts(_ srt: String) -> [String] {
