@@ -108,7 +108,8 @@ import Testing
 
     /// Start times in milliseconds of every timing line, WebVTT (`[hh:]mm:ss.ttt`) or SRT (`hh:mm:ss,ttt`).
     static func cueStarts(_ text: String) -> [Int] {
-        text.split(separator: "\n").filter { $0.contains("-->") }.compactMap { line -> Int? in
+        // "\r\n" is one Character in Swift: normalize before splitting lines.
+        text.replacingOccurrences(of: "\r\n", with: "\n").split(separator: "\n").filter { $0.contains("-->") }.compactMap { line -> Int? in
             guard let stamp = line.split(separator: " ").first else { return nil }
             let fields = stamp.replacingOccurrences(of: ",", with: ".").split(separator: ":")
             guard let last = fields.last, let seconds = Double(last) else { return nil }
