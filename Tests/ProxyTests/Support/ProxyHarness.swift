@@ -90,3 +90,10 @@ func withProxy(
     }
     await proxy.stop()
 }
+
+/// Loads the repository's config.example.json.
+enum ProxyConfigLoader {
+    static func example() throws -> ProxyConfig {
+        try ProxyConfig.load(contentsOf: RealPlayerTests.repositoryRoot + "/config.example.json", environment: [:])
+    }
+}
