@@ -74,8 +74,12 @@ public final class ProxyService: Sendable {
             lines.append("embedded origins: \(base)/{http|https}/{allowed host}/{path}")
         }
         for set in config.subtitleSets {
-            let patterns = set.masters.map(\.pattern).joined(separator: ", ")
-            lines.append("subtitles \"\(set.name)\" (\(set.tracks.map(\.id).joined(separator: ", "))) on masters matching \(patterns) under \(base)")
+            // An exact path is printed as the URL to open; a glob as the pattern it is.
+            let masters = set.masters.map { master in
+                master.pattern.hasPrefix("/") && !master.pattern.contains("*") && !master.pattern.contains("?")
+                    ? base + master.pattern : "\(base)/... matching \(master.pattern)"
+            }
+            lines.append("subtitles \"\(set.name)\" (\(set.tracks.map(\.id).joined(separator: ", "))): \(masters.joined(separator: ", "))")
         }
         return lines
     }

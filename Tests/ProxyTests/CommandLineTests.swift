@@ -73,7 +73,7 @@ import Testing
         let child = try RunningProcess(["--config", "config.example.json", "--port", "0"], currentDirectory: Self.root)
         let banner = try #require(try await child.waitForError(containing: "listening on http://"))
         #expect(banner.contains("mount /sample/"))
-        #expect(banner.contains("http://127.0.0.1:"))
+        #expect(banner.contains("/sample/master.m3u8"))
         let portText = try #require(banner.components(separatedBy: "listening on http://127.0.0.1:").last?.prefix { $0.isNumber })
         let port = try #require(Int(portText))
         let health = try await TestClient.get(port: port, "/healthz")
