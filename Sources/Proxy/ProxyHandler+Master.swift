@@ -15,13 +15,13 @@ extension ProxyHandler {
         guard (200..<300).contains(fetched.status) else { throw Self.originFailure(fetched.status, what: "master playlist") }
         do {
             let bytes = try set.rewrite(fetched.body, masterTarget: target.proxyTarget)
-            caches.rewritten.store(bytes, for: key, cost: bytes.count + 128, ttl: .milliseconds(Int(config.cache.masterTTL * 1000)))
+            caches.rewritten.store(bytes, for: key, cost: bytes.count + 128, ttl: ConfigSeconds.duration(config.cache.masterTTL))
             return RouteResponse(route: "master", response: playlistResponse(bytes, maxAge: config.cache.masterTTL), originMilliseconds: originMilliseconds)
         } catch {
             // Not a master (a variant's media playlist, or not a playlist at all): hand it on untouched.
             var headers = HTTPHeaders()
             headers["Content-Type"] = fetched.contentType ?? Self.contentType(forPath: target.proxyPath)
-            headers["Cache-Control"] = "max-age=\(Int(config.cache.masterTTL))"
+            headers["Cache-Control"] = "max-age=\(ConfigSeconds.maxAge(config.cache.masterTTL))"
             let route = (try? Playlist.parse(fetched.body)) == nil ? "passthrough" : "playlist"
             return RouteResponse(route: route, response: HTTPResponse(status: .ok, headers: headers, bytes: fetched.body), originMilliseconds: originMilliseconds)
         }
@@ -30,7 +30,7 @@ extension ProxyHandler {
     func playlistResponse(_ bytes: [UInt8], maxAge: Double) -> HTTPResponse {
         var headers = HTTPHeaders()
         headers["Content-Type"] = Self.playlistContentType
-        headers["Cache-Control"] = "max-age=\(max(0, Int(maxAge)))"
+        headers["Cache-Control"] = "max-age=\(ConfigSeconds.maxAge(maxAge))"
         return HTTPResponse(status: .ok, headers: headers, bytes: bytes)
     }
 

@@ -45,7 +45,7 @@ extension ProxyHandler {
         if let hit = caches.playlists.value(for: key) { return (hit, 0) }
         let (fetched, elapsed) = try await fetch(url, kind: kind, maxBytes: config.limits.maxPlaylistBytes, mount: mount, request: request)
         if (200..<300).contains(fetched.status) {
-            caches.playlists.store(fetched, for: key, cost: fetched.body.count + 256, ttl: .milliseconds(Int(config.cache.masterTTL * 1000)))
+            caches.playlists.store(fetched, for: key, cost: fetched.body.count + 256, ttl: ConfigSeconds.duration(config.cache.masterTTL))
         }
         return (fetched, elapsed)
     }

@@ -26,7 +26,7 @@ extension ProxyHandler {
         // players do not apply STYLE or REGION from segments anyway: serve the cues without them.
         document.blocks.removeAll()
         if track.offset != 0 {
-            document = document.shifted(by: Int64((track.offset * 1000).rounded()))
+            document = document.shifted(by: ConfigSeconds.signedMilliseconds(track.offset))
         }
         if let ticks = track.mpegts {
             // Config overrides whatever the source said.
@@ -35,7 +35,7 @@ extension ProxyHandler {
             document = document.settingTimestampMap(TimestampMap(mpegts: ticks, local: 0), keepExisting: true)
         }
         let cost = 256 + document.cues.reduce(0) { $0 + 48 + $1.payload.reduce(0) { $0 + $1.utf8.count } }
-        caches.subtitles.store(document, for: key, cost: cost, ttl: .milliseconds(Int(config.cache.subtitleTTL * 1000)))
+        caches.subtitles.store(document, for: key, cost: cost, ttl: ConfigSeconds.duration(config.cache.subtitleTTL))
         return document
     }
 
@@ -123,7 +123,7 @@ extension ProxyHandler {
             } else {
                 ticks = try MPEGTSReader.firstPTS(segment.body)
             }
-            caches.timestamps.store(ticks, for: key, cost: 64, ttl: .milliseconds(Int(config.cache.subtitleTTL * 1000)))
+            caches.timestamps.store(ticks, for: key, cost: 64, ttl: ConfigSeconds.duration(config.cache.subtitleTTL))
             return ticks
         } catch {
             logger.log(.warn, "first PTS unavailable; subtitles go without X-TIMESTAMP-MAP", [

@@ -41,7 +41,7 @@ extension ProxyHandler {
             }
             var headers = HTTPHeaders()
             headers["Content-Type"] = Self.webVTTContentType
-            headers["Cache-Control"] = "max-age=\(max(0, Int(config.cache.subtitleTTL)))"
+            headers["Cache-Control"] = "max-age=\(ConfigSeconds.maxAge(config.cache.subtitleTTL))"
             return RouteResponse(route: "subtitle", response: HTTPResponse(status: .ok, headers: headers, bytes: bytes))
         }
     }
@@ -84,7 +84,7 @@ extension ProxyHandler {
                 firstSegmentURL: first.flatMap { URLReference.resolve($0.uri, against: fetchedMedia.finalURL) },
                 initSegmentURL: first?.mapURI.flatMap { URLReference.resolve($0, against: fetchedMedia.finalURL) }
             )
-            caches.timelines.store(timeline, for: key, cost: 64 + 8 * timeline.durations.count, ttl: .milliseconds(Int(config.cache.subtitleTTL * 1000)))
+            caches.timelines.store(timeline, for: key, cost: 64 + 8 * timeline.durations.count, ttl: ConfigSeconds.duration(config.cache.subtitleTTL))
             return timeline
         } catch {
             logger.log(.warn, "video timeline unavailable", [("master", master.proxyTarget), ("error", String(describing: error))])

@@ -19,8 +19,8 @@ public final class ProxyService: Sendable {
         let metrics = ProxyMetrics()
         self.metrics = metrics
         var originConfiguration = OriginClient.Configuration()
-        originConfiguration.connectTimeout = .milliseconds(Int(config.timeouts.connect * 1000))
-        originConfiguration.totalTimeout = .milliseconds(Int(config.timeouts.originTotal * 1000))
+        originConfiguration.connectTimeout = ConfigSeconds.duration(config.timeouts.connect)
+        originConfiguration.totalTimeout = ConfigSeconds.duration(config.timeouts.originTotal)
         let origin = OriginClient(configuration: originConfiguration)
         let serverBox = Mutex<HTTPServer?>(nil)
         let handler = ProxyHandler(config: config, origin: origin, logger: logger, metrics: metrics) {
@@ -31,8 +31,8 @@ public final class ProxyService: Sendable {
         var serverConfiguration = HTTPServerConfiguration()
         serverConfiguration.host = config.listen.host
         serverConfiguration.port = config.listen.port
-        serverConfiguration.headerTimeout = .milliseconds(Int(config.timeouts.header * 1000))
-        serverConfiguration.idleTimeout = .milliseconds(Int(config.timeouts.idle * 1000))
+        serverConfiguration.headerTimeout = ConfigSeconds.duration(config.timeouts.header)
+        serverConfiguration.idleTimeout = ConfigSeconds.duration(config.timeouts.idle)
         serverConfiguration.maxConnections = config.limits.maxConnections
         let server = HTTPServer(configuration: serverConfiguration) { request in await handler.handle(request) }
         serverBox.withLock { $0 = server }
@@ -52,7 +52,7 @@ public final class ProxyService: Sendable {
 
     /// Stops accepting, lets in-flight requests finish within the configured grace period, then returns.
     public func stop() async {
-        await server.stop(gracePeriod: .milliseconds(Int(config.timeouts.shutdownGrace * 1000)))
+        await server.stop(gracePeriod: ConfigSeconds.duration(config.timeouts.shutdownGrace))
     }
 
     /// Returns when the server has stopped.
