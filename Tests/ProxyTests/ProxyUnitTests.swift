@@ -1,0 +1,108 @@
+import Foundation
+import HTTPServer
+import Testing
+@testable import Proxy
+
+/// The proxy's pure pieces: URL encoding, Range, routing, the command line.
+@Suite struct ProxyUnitTests {
+    @Test(arguments: ["", "f", "fo", "foo", "foob", "fooba", "foobar", "/sample/master.m3u8?a=1&b=%2F", "/é/ü"])
+    func base64URLRoundTrips(text: String) throws {
+        let encoded = Base64URL.encode(Array(text.utf8))
+        #expect(!encoded.contains("=") && !encoded.contains("+") && !encoded.contains("/"))
+        #expect(Base64URL.decode(Substring(encoded)) == Array(text.utf8))
+    }
+
+    @Test func base64URLMatchesRFC4648Vectors() {
+        // RFC 4648 §10 test vectors, without padding.
+        #expect(Base64URL.encode(Array("foobar".utf8)) == "Zm9vYmFy")
+        #expect(Base64URL.encode(Array("fooba".utf8)) == "Zm9vYmE")
+        #expect(Base64URL.encode(Array("f".utf8)) == "Zg")
+        #expect(Base64URL.decode("Z") == nil)
+        #expect(Base64URL.decode("Zm9v!") == nil)
+    }
+
+    @Test func subtitleURLsRoundTripThroughTheirPath() throws {
+        let url = SubtitleURL(setName: "vod", trackID: "en", masterTarget: "/sample/master.m3u8?token=x", resource: .segment(7))
+        let segments = url.path.split(separator: "/", omittingEmptySubsequences: false).dropFirst()
+        #expect(segments.first == "_hls-proxy")
+        #expect(SubtitleURL(segmentsAfterPrefix: segments.dropFirst()) == url)
+        let playlist = SubtitleURL(setName: "vod", trackID: "en", masterTarget: "/m.m3u8", resource: .playlist)
+        #expect(playlist.path.hasSuffix("/index.m3u8"))
+    }
+
+    @Test(arguments: [
+        (nil, 100, ByteRangeRequest.Outcome.whole),
+        ("bytes=0-9", 100, .partial(lower: 0, upper: 9)),
+        ("bytes=90-", 100, .partial(lower: 90, upper: 99)),
+        ("bytes=90-1000", 100, .partial(lower: 90, upper: 99)),
+        ("bytes=-10", 100, .partial(lower: 90, upper: 99)),
+        ("bytes=-1000", 100, .partial(lower: 0, upper: 99)),
+        ("bytes=100-", 100, .unsatisfiable),
+        ("bytes=-0", 100, .unsatisfiable),
+        ("bytes=0-0,5-6", 100, .whole),
+        ("bytes=9-3", 100, .whole),
+        ("items=0-1", 100, .whole),
+        ("bytes=abc", 100, .whole),
+        ("bytes=99999999999999999999999-", 100, .whole),
+        ("bytes=0-", 0, .unsatisfiable),
+    ] as [(String?, Int, ByteRangeRequest.Outcome)])
+    func rangeHeadersAreInterpretedAsRFC9110Says(header: String?, length: Int, expected: ByteRangeRequest.Outcome) {
+        #expect(ByteRangeRequest.outcome(header: header, length: length) == expected)
+    }
+
+    @Test(arguments: [
+        ("example.com", "example.com"), ("Example.COM:8443", "example.com"), ("127.0.0.1:80", "127.0.0.1"),
+    ])
+    func embeddedAuthoritiesAreParsedStrictly(authority: String, host: String) {
+        #expect(EmbeddedAuthority.host(of: Substring(authority)) == host)
+    }
+
+    @Test(arguments: ["user@host", "host:", "host:0", "host:65536", "host:8a", "-host", "ho%2Fst", "[::1]", "", "a b"])
+    func malformedEmbeddedAuthoritiesAreRefused(authority: String) {
+        #expect(EmbeddedAuthority.host(of: Substring(authority)) == nil)
+    }
+
+    @Test func commandLineFlagsWinOverEnvironment() throws {
+        let options = try CommandLineOptions.parse(["--port", "9000", "--log-level=debug"], environment: [
+            "HLS_PROXY_PORT": "7000", "HLS_PROXY_HOST": "::1", "HLS_PROXY_CONFIG": "/etc/proxy.json",
+        ])
+        #expect(options.port == 9000)
+        #expect(options.host == "::1")
+        #expect(options.configPath == "/etc/proxy.json")
+        #expect(options.logLevel == .debug)
+        #expect(options.action == .serve)
+        let platform = try CommandLineOptions.parse([], environment: ["PORT": "5000"])
+        #expect(platform.port == 5000)
+    }
+
+    @Test(arguments: [["--bogus"], ["--port", "http"], ["--port", "70000"], ["--port"], ["--log-level", "loud"], ["--url", "x"],
+                      ["rewrite", "--config", "c.json"], ["rewrite", "--url", "http://h/m.m3u8"]])
+    func badCommandLinesAreUsageErrors(arguments: [String]) {
+        #expect(throws: CommandLineOptions.UsageError.self) {
+            try CommandLineOptions.parse(arguments, environment: [:])
+        }
+    }
+
+    @Test func rewriteSubcommandParses() throws {
+        let options = try CommandLineOptions.parse(["rewrite", "--config", "c.json", "--url", "http://127.0.0.1:8080/s/m.m3u8", "in.m3u8"], environment: [:])
+        #expect(options.action == .rewrite(url: "http://127.0.0.1:8080/s/m.m3u8", input: "in.m3u8"))
+        #expect(options.configPath == "c.json")
+    }
+
+    @Test func offlineRewriteMatchesWhatTheServerWouldServe() throws {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().path
+        let config = try ProxyConfig.load(contentsOf: root + "/config.example.json", environment: [:])
+        let master = Array(try #require(FileManager.default.contents(atPath: root + "/Examples/sample-vod/master.m3u8")))
+        let output = try OfflineRewrite.rewrite(master, proxyURL: "http://127.0.0.1:8080/sample/master.m3u8", config: config)
+        let text = String(decoding: output, as: UTF8.self)
+        let expectedURI = SubtitleURL(setName: "sample", trackID: "en", masterTarget: "/sample/master.m3u8", resource: .playlist).path
+        #expect(text.contains("URI=\"\(expectedURI)\""))
+        #expect(text.components(separatedBy: "#EXT-X-MEDIA:TYPE=SUBTITLES").count == 4)
+        #expect(throws: ProxyError.self) {
+            try OfflineRewrite.rewrite(master, proxyURL: "http://127.0.0.1:8080/nomount/master.m3u8", config: config)
+        }
+        #expect(throws: ProxyError.self) {
+            try OfflineRewrite.rewrite(Array("not a playlist".utf8), proxyURL: "http://127.0.0.1:8080/sample/master.m3u8", config: config)
+        }
+    }
+}
