@@ -106,3 +106,51 @@ import Testing
         }
     }
 }
+
+/// Health and readiness follow the server's state, without a socket in between.
+@Suite struct HealthTests {
+    static func handler(accepting: Bool) throws -> ProxyHandler {
+        let config = try ProxyConfig.decode(Array("{}".utf8), environment: [:])
+        return ProxyHandler(config: config, origin: OriginClient(configuration: .init()), logger: .silent) { (3, accepting) }
+    }
+
+    static func get(_ handler: ProxyHandler, _ path: String) async -> HTTPResponse {
+        await handler.handle(HTTPRequest(method: .get, target: path, path: path, rawPath: path, query: nil))
+    }
+
+    @Test func healthIsOkWhileServingAnd503WhileDraining() async throws {
+        let serving = await Self.get(try Self.handler(accepting: true), "/healthz")
+        #expect(serving.status == .ok)
+        let draining = await Self.get(try Self.handler(accepting: false), "/healthz")
+        #expect(draining.status == .serviceUnavailable)
+        let notReady = await Self.get(try Self.handler(accepting: false), "/readyz")
+        #expect(notReady.status == .serviceUnavailable)
+        let ready = await Self.get(try Self.handler(accepting: true), "/readyz")
+        #expect(ready.status == .ok)
+    }
+
+    @Test func metricsUseThePrometheusTextFormat() async throws {
+        let handler = try Self.handler(accepting: true)
+        _ = await Self.get(handler, "/healthz")
+        _ = await Self.get(handler, "/nowhere/x")
+        let response = await Self.get(handler, "/metrics")
+        #expect(response.headers["Content-Type"] == "text/plain; version=0.0.4; charset=utf-8")
+        guard case .bytes(let body) = response.body else {
+            Issue.record("metrics body is not bytes")
+            return
+        }
+        let text = String(decoding: body, as: UTF8.self)
+        #expect(text.contains("hls_proxy_requests_total{route=\"health\",status=\"2xx\"} 1"))
+        #expect(text.contains("hls_proxy_requests_total{route=\"error\",status=\"4xx\"} 1"))
+        #expect(text.contains("hls_proxy_open_connections 3"))
+        // Every sample line belongs to a family announced by HELP and TYPE lines.
+        let families = Set(text.split(separator: "\n").filter { $0.hasPrefix("# TYPE ") }.compactMap { $0.split(separator: " ").dropFirst(2).first })
+        for line in text.split(separator: "\n") where !line.hasPrefix("#") {
+            let name = line.prefix { $0 != "{" && $0 != " " }
+            let family = ["_bucket", "_sum", "_count"].reduce(String(name)) { name, suffix in
+                name.hasSuffix(suffix) && !families.contains(Substring(name)) ? String(name.dropLast(suffix.count)) : name
+            }
+            #expect(families.contains(Substring(family)), "\(line) has no TYPE line")
+        }
+    }
+}
