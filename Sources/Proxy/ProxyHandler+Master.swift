@@ -13,8 +13,10 @@ extension ProxyHandler {
         }
         let (fetched, originMilliseconds) = try await cachedPlaylist(target.url, kind: "master", mount: target.mount, request: request)
         guard (200..<300).contains(fetched.status) else { throw Self.originFailure(fetched.status, what: "master playlist") }
+        let body = MasterRelocation(router: router, mounts: config.mounts)
+            .relocate(fetched.body, requestedURL: target.url, finalURL: fetched.finalURL)
         do {
-            let bytes = try set.rewrite(fetched.body, masterTarget: target.proxyTarget)
+            let bytes = try set.rewrite(body, masterTarget: target.proxyTarget)
             caches.rewritten.store(bytes, for: key, cost: bytes.count + 128, ttl: ConfigSeconds.duration(config.cache.masterTTL))
             return RouteResponse(route: "master", response: playlistResponse(bytes, maxAge: config.cache.masterTTL), originMilliseconds: originMilliseconds)
         } catch {
@@ -23,7 +25,7 @@ extension ProxyHandler {
             headers["Content-Type"] = fetched.contentType ?? Self.contentType(forPath: target.proxyPath)
             headers["Cache-Control"] = "max-age=\(ConfigSeconds.maxAge(config.cache.masterTTL))"
             let route = (try? Playlist.parse(fetched.body)) == nil ? "passthrough" : "playlist"
-            return RouteResponse(route: route, response: HTTPResponse(status: .ok, headers: headers, bytes: fetched.body), originMilliseconds: originMilliseconds)
+            return RouteResponse(route: route, response: HTTPResponse(status: .ok, headers: headers, bytes: body), originMilliseconds: originMilliseconds)
         }
     }
 

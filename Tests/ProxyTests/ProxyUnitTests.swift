@@ -154,3 +154,49 @@ import Testing
         }
     }
 }
+
+/// Relative URIs of a redirected master, re-based onto what the player can reach.
+@Suite struct MasterRelocationTests {
+    static func relocation() throws -> MasterRelocation {
+        let config = try ProxyConfig.decode(Array("""
+            { "mounts": { "cdn": { "origin": "http://cdn.example" } }, "embedded": { "allow_hosts": ["*.allowed.example"] } }
+            """.utf8), environment: [:])
+        return MasterRelocation(router: RequestRouter(config: config), mounts: config.mounts)
+    }
+
+    @Test func uriLinesAndURIAttributesAreMapped() throws {
+        let master = """
+            #EXTM3U
+            #EXT-X-MEDIA:TYPE=AUDIO,GROUP-ID="a",NAME="en",URI="audio/en.m3u8"
+            #EXT-X-STREAM-INF:BANDWIDTH=1,AUDIO="a"
+            hi/index.m3u8?x=1
+            #EXT-X-STREAM-INF:BANDWIDTH=2
+            https://elsewhere.example/abs.m3u8
+
+            """
+        let moved = try Self.relocation().relocate(Array(master.utf8), requestedURL: "http://cdn.example/old/master.m3u8",
+                                                   finalURL: "http://cdn.example/new/dir/master.m3u8?sig=1")
+        #expect(String(decoding: moved, as: UTF8.self) == """
+            #EXTM3U
+            #EXT-X-MEDIA:TYPE=AUDIO,GROUP-ID="a",NAME="en",URI="/cdn/new/dir/audio/en.m3u8"
+            #EXT-X-STREAM-INF:BANDWIDTH=1,AUDIO="a"
+            /cdn/new/dir/hi/index.m3u8?x=1
+            #EXT-X-STREAM-INF:BANDWIDTH=2
+            https://elsewhere.example/abs.m3u8
+
+            """)
+    }
+
+    @Test func targetsOutsideEveryMountUseTheEmbeddedFormOrTheirAbsoluteURL() throws {
+        let relocation = try Self.relocation()
+        #expect(relocation.proxyReference("v/1.m3u8", finalURL: "https://edge.allowed.example/a/m.m3u8") == "/https/edge.allowed.example/a/v/1.m3u8")
+        #expect(relocation.proxyReference("v/1.m3u8", finalURL: "https://other.example/a/m.m3u8") == "https://other.example/a/v/1.m3u8")
+        #expect(relocation.proxyReference("https://x.example/y", finalURL: "http://cdn.example/a/m.m3u8") == nil)
+    }
+
+    @Test func aRedirectWithinTheSameDirectoryChangesNothing() throws {
+        let master = Array("#EXTM3U\n#EXT-X-STREAM-INF:BANDWIDTH=1\nv.m3u8\n".utf8)
+        let same = try Self.relocation().relocate(master, requestedURL: "http://cdn.example/a/m.m3u8", finalURL: "http://cdn.example/a/n.m3u8?t=2")
+        #expect(same == master)
+    }
+}
