@@ -126,14 +126,18 @@ enum Timestamp {
 /// Line writes to stdout/stderr, serialized so lines from concurrent requests never interleave.
 enum StandardStreams {
     private static let lock = Mutex(())
+    /// Lines lost because the stream could not be written.
+    static let droppedLines = Atomic<Int>(0)
 
     static func write(_ line: String, toError: Bool) {
         let data = Data((line + "\n").utf8)
         lock.withLock { _ in
-            if toError {
-                FileHandle.standardError.write(data)
-            } else {
-                FileHandle.standardOutput.write(data)
+            // The throwing form: the older `write(_:)` traps when the reader has gone (EPIPE), and a
+            // vanished log reader must never take the proxy down. A line that cannot be written is dropped.
+            do {
+                try (toError ? FileHandle.standardError : FileHandle.standardOutput).write(contentsOf: data)
+            } catch {
+                droppedLines.add(1, ordering: .relaxed)
             }
         }
     }

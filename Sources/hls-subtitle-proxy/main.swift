@@ -4,7 +4,7 @@ import Proxy
 // The thin executable: arguments and environment in, a running proxy (or one offline action) out.
 
 func fail(_ message: String, status: Int32) -> Never {
-    FileHandle.standardError.write(Data("hls-subtitle-proxy: \(message)\n".utf8))
+    try? FileHandle.standardError.write(contentsOf: Data("hls-subtitle-proxy: \(message)\n".utf8))
     exit(status)
 }
 
@@ -57,7 +57,11 @@ case .rewrite(let url, let input):
     }
     do {
         let output = try OfflineRewrite.rewrite(bytes, proxyURL: url, config: config)
-        FileHandle.standardOutput.write(Data(output))
+        do {
+            try FileHandle.standardOutput.write(contentsOf: Data(output))
+        } catch {
+            fail("cannot write the output: \(error)", status: 1)
+        }
     } catch {
         fail(error.reason, status: 1)
     }

@@ -97,6 +97,22 @@ import Testing
         #expect(child.standardError.contains("draining"))
     }
 
+    @Test func aClosedAccessLogPipeDoesNotStopTheServer() async throws {
+        let child = try RunningProcess(["--config", "config.example.json", "--port", "0"], currentDirectory: Self.root)
+        let banner = try #require(try await child.waitForError(containing: "listening on http://"))
+        let portText = try #require(banner.components(separatedBy: "listening on http://127.0.0.1:").last?.prefix { $0.isNumber })
+        let port = try #require(Int(portText))
+        // The access-log reader goes away: every later line meets EPIPE.
+        try child.closeStandardOutput()
+        for _ in 0..<3 {
+            let health = try await TestClient.get(port: port, "/healthz")
+            #expect(health.status == 200)
+        }
+        #expect(child.process.isRunning)
+        child.process.terminate()
+        #expect(try await child.waitForExit(timeout: .seconds(15)) == 0)
+    }
+
     @Test func rewritePrintsWhatTheServerServes() async throws {
         let result = try await RunningProcess.run([
             "rewrite", "--config", "config.example.json", "--url", "http://127.0.0.1:8080/sample/master.m3u8",
