@@ -67,6 +67,11 @@ public struct ProxyLogger: Sendable {
         diagnosticSink(JSONValue.object(fields).encoded)
     }
 
+    /// Writes out whatever the standard streams still hold; call before the process exits.
+    public static func flushStandardStreams() {
+        StandardStreams.flush()
+    }
+
     /// Logs one finished request.
     public func access(_ fields: [(String, JSONValue)]) {
         accessSink(JSONValue.object([("time", .string(Timestamp.now()))] + fields).encoded)
@@ -112,33 +117,3 @@ public enum JSONValue: Sendable {
     }
 }
 
-/// RFC 3339 UTC timestamps with milliseconds for log lines.
-enum Timestamp {
-    static func now() -> String {
-        let date = Date()
-        let seconds = date.timeIntervalSince1970
-        let millis = Int((seconds - seconds.rounded(.down)) * 1000)
-        let formatted = Date.ISO8601FormatStyle(includingFractionalSeconds: false).format(date)
-        return String(formatted.dropLast()) + String(format: ".%03dZ", millis)
-    }
-}
-
-/// Line writes to stdout/stderr, serialized so lines from concurrent requests never interleave.
-enum StandardStreams {
-    private static let lock = Mutex(())
-    /// Lines lost because the stream could not be written.
-    static let droppedLines = Atomic<Int>(0)
-
-    static func write(_ line: String, toError: Bool) {
-        let data = Data((line + "\n").utf8)
-        lock.withLock { _ in
-            // The throwing form: the older `write(_:)` traps when the reader has gone (EPIPE), and a
-            // vanished log reader must never take the proxy down. A line that cannot be written is dropped.
-            do {
-                try (toError ? FileHandle.standardError : FileHandle.standardOutput).write(contentsOf: data)
-            } catch {
-                droppedLines.add(1, ordering: .relaxed)
-            }
-        }
-    }
-}

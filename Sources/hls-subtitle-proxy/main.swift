@@ -86,6 +86,7 @@ case .serve:
             Task.detached {
                 await service.stop()
                 logger.log(.info, "stopped")
+                ProxyLogger.flushStandardStreams()
                 exit(0)
             }
         }
