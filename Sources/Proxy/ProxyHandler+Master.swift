@@ -7,10 +7,8 @@ extension ProxyHandler {
     /// A path a subtitle set claims: fetch it, and if it really is a master, add the set's tracks.
     /// A media playlist or any other body is passed on unchanged (SPEC "Classification").
     func serveMaster(_ target: OriginTarget, set: SubtitleSet, request: HTTPRequest) async throws -> RouteResponse {
-        let key = set.name + "\u{1}" + cacheKey(target.url, mount: target.mount, request: request)
-        if let bytes = caches.rewritten.value(for: key) {
-            return RouteResponse(route: "master", response: playlistResponse(bytes, maxAge: config.cache.masterTTL))
-        }
+        if let cached = cachedMaster(target, set: set, request: request) { return cached }
+        let key = rewrittenKey(target, set: set, request: request)
         let (fetched, originMilliseconds) = try await cachedPlaylist(target.url, kind: "master", mount: target.mount, request: request)
         guard (200..<300).contains(fetched.status) else { throw Self.originFailure(fetched.status, what: "master playlist") }
         let body = MasterRelocation(router: router, mounts: config.mounts)
@@ -27,6 +25,17 @@ extension ProxyHandler {
             let route = (try? Playlist.parse(fetched.body)) == nil ? "passthrough" : "playlist"
             return RouteResponse(route: route, response: HTTPResponse(status: .ok, headers: headers, bytes: body), originMilliseconds: originMilliseconds)
         }
+    }
+
+    /// The rewritten master from the cache, if it is there and live.
+    func cachedMaster(_ target: OriginTarget, set: SubtitleSet, request: HTTPRequest, countingMiss: Bool = true) -> RouteResponse? {
+        let key = rewrittenKey(target, set: set, request: request)
+        guard let bytes = caches.rewritten.value(for: key, countingMiss: countingMiss) else { return nil }
+        return RouteResponse(route: "master", response: playlistResponse(bytes, maxAge: config.cache.masterTTL))
+    }
+
+    private func rewrittenKey(_ target: OriginTarget, set: SubtitleSet, request: HTTPRequest) -> String {
+        set.name + "\u{1}" + cacheKey(target.url, mount: target.mount, request: request)
     }
 
     func playlistResponse(_ bytes: [UInt8], maxAge: Double) -> HTTPResponse {

@@ -200,3 +200,48 @@ import Testing
         #expect(same == master)
     }
 }
+
+/// What the proxy answers on the server's loop thread, and what it leaves for the async handler.
+@Suite struct ImmediateAnswerTests {
+    static func handler() throws -> ProxyHandler {
+        let config = try ProxyConfig.decode(Array("""
+            { "mounts": { "files": { "origin": "\(FixtureOrigin.fixturesRoot)" }, "web": { "origin": "http://127.0.0.1:1" } },
+              "subtitles": [ { "name": "s", "masters": ["/files/vod-ts/master.m3u8"],
+                               "tracks": [ { "name": "English", "language": "en", "source": "/subtitles/en.vtt" } ] } ] }
+            """.utf8), environment: [:])
+        return ProxyHandler(config: config, origin: OriginClient(configuration: .init()), logger: .silent)
+    }
+
+    static func request(_ path: String, method: HTTPMethod = .get) -> HTTPRequest {
+        HTTPRequest(method: method, target: path, path: path, rawPath: path, query: nil)
+    }
+
+    @Test func redirectsHealthPreflightAndErrorsAreAnsweredAtOnce() throws {
+        let handler = try Self.handler()
+        #expect(handler.handleImmediately(Self.request("/web/a/seg.ts"))?.status == .found)
+        #expect(handler.handleImmediately(Self.request("/healthz"))?.status == .ok)
+        #expect(handler.handleImmediately(Self.request("/x", method: .options))?.status == .noContent)
+        #expect(handler.handleImmediately(Self.request("/nowhere/x"))?.status == .notFound)
+        #expect(handler.handleImmediately(Self.request("/web/a/seg.ts"))?.headers["X-HLS-Proxy-Route"] == "redirect")
+    }
+
+    @Test func workThatWaitsOnFilesOrOriginsIsLeftToTheAsyncHandler() throws {
+        let handler = try Self.handler()
+        #expect(handler.handleImmediately(Self.request("/files/vod-ts/v0/seg000.ts")) == nil)
+        #expect(handler.handleImmediately(Self.request("/files/vod-ts/master.m3u8")) == nil)
+        #expect(handler.handleImmediately(Self.request("/_hls-proxy/v1/s/en/L2ZpbGVzL3ZvZC10cy9tYXN0ZXIubTN1OA/index.m3u8")) == nil)
+    }
+
+    @Test func aCachedMasterIsAnsweredAtOnceWithTheSameBytes() async throws {
+        let handler = try Self.handler()
+        let first = await handler.handle(Self.request("/files/vod-ts/master.m3u8"))
+        #expect(first.status == .ok)
+        let cached = try #require(handler.handleImmediately(Self.request("/files/vod-ts/master.m3u8")))
+        guard case .bytes(let a) = first.body, case .bytes(let b) = cached.body else {
+            Issue.record("bodies are not bytes")
+            return
+        }
+        #expect(a == b)
+        #expect(cached.headers["X-HLS-Proxy-Route"] == "master")
+    }
+}
