@@ -19,7 +19,8 @@ let package = Package(
         .executableTarget(name: "hls-subtitle-proxy", dependencies: ["Proxy"]),
         .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer"]),
         .testTarget(name: "HLSTests", dependencies: ["HLS"]),
-        .testTarget(name: "ProxyTests", dependencies: ["Proxy", "HTTPServer", "HLS"]),
+        // The executable is a dependency so `swift test` builds it for the command-line tests.
+        .testTarget(name: "ProxyTests", dependencies: ["Proxy", "HTTPServer", "HLS", "hls-subtitle-proxy"]),
     ],
     swiftLanguageModes: [.v6]
 )

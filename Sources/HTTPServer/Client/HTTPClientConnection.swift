@@ -1,0 +1,110 @@
+import Glibc
+
+/// One non-blocking TCP connection used by a single exchange on a single thread. Every wait goes
+/// through `waitUntilReady`, which honours the deadline and the cancellation eventfd.
+final class HTTPClientConnection {
+    /// The socket, or -1 once closed.
+    private(set) var descriptor: Int32
+    /// The instant the whole exchange must be over by.
+    let deadline: ContinuousClock.Instant
+    /// Fired when the calling task is cancelled.
+    let cancellation: HTTPClientCancellation
+    /// Reused receive space, so a read never allocates.
+    private var scratch = [UInt8](repeating: 0, count: 65_536)
+
+    init(descriptor: Int32, deadline: ContinuousClock.Instant, cancellation: HTTPClientCancellation) {
+        self.descriptor = descriptor
+        self.deadline = deadline
+        self.cancellation = cancellation
+    }
+
+    deinit { close() }
+
+    /// Closes the socket; safe to call twice.
+    func close() {
+        guard descriptor >= 0 else { return }
+        _ = Glibc.close(descriptor)
+        descriptor = -1
+    }
+
+    /// Writes every byte, waiting for writability as needed. MSG_NOSIGNAL: a closed peer gives EPIPE, not SIGPIPE.
+    func send(_ bytes: [UInt8]) throws(HTTPClientError) {
+        var offset = 0
+        while offset < bytes.count {
+            let written = bytes.withUnsafeBytes { raw in
+                Glibc.send(descriptor, raw.baseAddress.map { $0 + offset }, raw.count - offset, Int32(MSG_NOSIGNAL))
+            }
+            if written > 0 {
+                offset += written
+                continue
+            }
+            let code = errno
+            if written < 0 && code == EINTR { continue }
+            if written < 0 && (code == EAGAIN || code == EWOULDBLOCK) {
+                try waitUntilReady(Int16(POLLOUT), until: deadline, timeoutError: .timeout)
+                continue
+            }
+            throw .connectionLost(HTTPClientConnection.describe(call: "send", errno: code))
+        }
+    }
+
+    /// Appends up to `limit` received bytes to `buffer`; returns how many, 0 at end of stream.
+    func receive(into buffer: inout [UInt8], limit: Int) throws(HTTPClientError) -> Int {
+        let wanted = max(1, min(limit, scratch.count))
+        while true {
+            let count = scratch.withUnsafeMutableBytes { raw in
+                Glibc.recv(descriptor, raw.baseAddress, wanted, 0)
+            }
+            if count >= 0 {
+                buffer.append(contentsOf: scratch[0..<count])
+                return count
+            }
+            let code = errno
+            if code == EINTR { continue }
+            if code == EAGAIN || code == EWOULDBLOCK {
+                try waitUntilReady(Int16(POLLIN), until: deadline, timeoutError: .timeout)
+                continue
+            }
+            throw .connectionLost(HTTPClientConnection.describe(call: "recv", errno: code))
+        }
+    }
+
+    /// Blocks in poll(2) until the socket has `events`, the deadline passes (`timeoutError`) or the
+    /// task is cancelled (`.cancelled`).
+    func waitUntilReady(_ events: Int16, until limit: ContinuousClock.Instant, timeoutError: HTTPClientError) throws(HTTPClientError) {
+        while true {
+            if cancellation.isFired { throw .cancelled }
+            let remaining = limit - ContinuousClock.now
+            guard remaining > .zero else { throw timeoutError }
+            let cancelDescriptor = cancellation.descriptor
+            var fds = [
+                pollfd(fd: descriptor, events: events, revents: 0),
+                pollfd(fd: cancelDescriptor, events: Int16(POLLIN), revents: 0),
+            ]
+            let ready = poll(&fds, cancelDescriptor >= 0 ? 2 : 1, HTTPClientConnection.pollMilliseconds(remaining))
+            if ready < 0 {
+                let code = errno
+                if code == EINTR { continue }
+                throw .connectionLost(HTTPClientConnection.describe(call: "poll", errno: code))
+            }
+            if ready == 0 { continue }
+            if cancelDescriptor >= 0 && fds[1].revents != 0 { throw .cancelled }
+            // POLLERR/POLLHUP also count: the next send/recv reports what happened.
+            if fds[0].revents != 0 { return }
+        }
+    }
+
+    /// Rounds up so a sub-millisecond remainder still sleeps, and caps at poll's 32-bit range (capped at a minute; the loop re-polls).
+    static func pollMilliseconds(_ duration: Duration) -> Int32 {
+        let (seconds, attoseconds) = duration.components
+        if seconds >= 60 { return 60_000 }
+        let millis = seconds * 1000 + (attoseconds + 999_999_999_999_999) / 1_000_000_000_000_000
+        return Int32(clamping: max(1, millis))
+    }
+
+    /// `call: message (errno N)`, naming the syscall as STYLE.md asks.
+    static func describe(call: String, errno code: Int32) -> String {
+        let message = strerror(code).map { String(cString: $0) } ?? "error"
+        return "\(call): \(message) (errno \(code))"
+    }
+}

@@ -1,0 +1,39 @@
+/// Why an `HTTPClient` exchange failed. Reasons are one line and never carry header values.
+public enum HTTPClientError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// The host name did not resolve.
+    case dnsFailure(String)
+    /// Connecting failed: refused, unreachable, reset during connect.
+    case connectFailed(String)
+    /// The connect timeout passed before any address accepted the connection.
+    case connectTimeout
+    /// The total deadline passed before the whole response arrived.
+    case timeout
+    /// The body is larger than the caller's cap (declared or received).
+    case bodyTooLarge(limit: Int)
+    /// The response broke HTTP/1.1 framing or syntax.
+    case malformedResponse(String)
+    /// The connection closed before the declared body was complete.
+    case truncatedBody
+    /// The connection failed after connecting (reset, closed before a response).
+    case connectionLost(String)
+    /// The request itself cannot be sent (bad host, control characters in a field).
+    case invalidRequest(String)
+    /// The calling task was cancelled; the socket was closed.
+    case cancelled
+
+    /// A one-line description.
+    public var description: String {
+        switch self {
+        case .dnsFailure(let why): return "DNS lookup failed: \(why)"
+        case .connectFailed(let why): return "connect failed: \(why)"
+        case .connectTimeout: return "connect timed out"
+        case .timeout: return "response timed out"
+        case .bodyTooLarge(let limit): return "body larger than \(limit) bytes"
+        case .malformedResponse(let why): return "malformed response: \(why)"
+        case .truncatedBody: return "body truncated by connection close"
+        case .connectionLost(let why): return "connection lost: \(why)"
+        case .invalidRequest(let why): return "invalid request: \(why)"
+        case .cancelled: return "cancelled"
+        }
+    }
+}

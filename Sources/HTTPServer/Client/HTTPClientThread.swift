@@ -1,0 +1,32 @@
+import Glibc
+
+/// Runs blocking exchange work on a fresh detached pthread. Not libdispatch: on Linux its pools
+/// add threads slowly when work blocks, so a few hanging origins would delay every other fetch.
+enum HTTPClientThread {
+    private final class Work {
+        let body: @Sendable () -> Void
+        init(_ body: @escaping @Sendable () -> Void) { self.body = body }
+    }
+
+    /// Starts `body` on its own thread; false when the thread could not be created.
+    static func start(_ body: @escaping @Sendable () -> Void) -> Bool {
+        let work = Unmanaged.passRetained(Work(body)).toOpaque()
+        var attributes = pthread_attr_t()
+        pthread_attr_init(&attributes)
+        defer { pthread_attr_destroy(&attributes) }
+        pthread_attr_setdetachstate(&attributes, Int32(PTHREAD_CREATE_DETACHED))
+        // The exchange is shallow; 512 KiB instead of the 8 MiB default keeps many threads cheap.
+        pthread_attr_setstacksize(&attributes, 512 * 1024)
+        var thread = pthread_t()
+        let status = pthread_create(&thread, &attributes, { context in
+            guard let context else { return nil }
+            Unmanaged<Work>.fromOpaque(context).takeRetainedValue().body()
+            return nil
+        }, work)
+        if status != 0 {
+            Unmanaged<Work>.fromOpaque(work).release()
+            return false
+        }
+        return true
+    }
+}

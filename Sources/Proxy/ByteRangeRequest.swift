@@ -1,0 +1,77 @@
+import HTTPServer
+
+/// A single `Range: bytes=...` request (RFC 9110 §14.1.2) applied to a body the proxy holds.
+enum ByteRangeRequest {
+    /// The outcome for a body of a given length.
+    enum Outcome: Equatable {
+        /// No usable single range: serve the whole body (200). Multi-range requests land here too.
+        case whole
+        /// Serve `lower...upper` (206).
+        case partial(lower: Int, upper: Int)
+        /// The range cannot be met (416).
+        case unsatisfiable
+    }
+
+    /// Interprets a Range header value against a body of `length` bytes.
+    static func outcome(header: String?, length: Int) -> Outcome {
+        guard let header else { return .whole }
+        let value = header.trimmingWhitespace()
+        guard value.lowercased().hasPrefix("bytes=") else { return .whole }
+        let spec = value.dropFirst(6).trimmingWhitespace()
+        guard !spec.contains(",") else { return .whole }
+        guard let dash = spec.firstIndex(of: "-") else { return .whole }
+        let first = spec[..<dash].trimmingWhitespace()
+        let last = spec[spec.index(after: dash)...].trimmingWhitespace()
+        if first.isEmpty {
+            // Suffix form "-n": the last n bytes.
+            guard let count = decimal(last) else { return .whole }
+            guard count > 0, length > 0 else { return .unsatisfiable }
+            return .partial(lower: max(0, length - count), upper: length - 1)
+        }
+        guard let lower = decimal(first) else { return .whole }
+        var upper = length - 1
+        if !last.isEmpty {
+            guard let value = decimal(last), value >= lower else { return .whole }
+            upper = min(value, length - 1)
+        }
+        guard lower < length else { return .unsatisfiable }
+        return .partial(lower: lower, upper: upper)
+    }
+
+    /// Applies the request's Range header to a whole 200 response with an in-memory body.
+    static func apply(to response: HTTPResponse, request: HTTPRequest) -> HTTPResponse {
+        guard response.status == .ok, case .bytes(let body) = response.body else { return response }
+        var response = response
+        response.headers["Accept-Ranges"] = "bytes"
+        switch outcome(header: request.headers["Range"], length: body.count) {
+        case .whole:
+            return response
+        case .partial(let lower, let upper):
+            response.status = .partialContent
+            response.headers["Content-Range"] = "bytes \(lower)-\(upper)/\(body.count)"
+            response.body = .bytes(Array(body[lower...upper]))
+            return response
+        case .unsatisfiable:
+            response.status = .rangeNotSatisfiable
+            response.headers["Content-Range"] = "bytes */\(body.count)"
+            response.body = .empty
+            return response
+        }
+    }
+
+    private static func decimal<S: StringProtocol>(_ text: S) -> Int? {
+        guard !text.isEmpty, text.count <= 18, text.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) else { return nil }
+        return Int(text)
+    }
+}
+
+extension StringProtocol {
+    /// The text without leading and trailing spaces and tabs.
+    func trimmingWhitespace() -> SubSequence {
+        var start = startIndex
+        var end = endIndex
+        while start < end, self[start] == " " || self[start] == "\t" { start = index(after: start) }
+        while end > start, self[index(before: end)] == " " || self[index(before: end)] == "\t" { end = index(before: end) }
+        return self[start..<end]
+    }
+}

@@ -1,0 +1,43 @@
+import HTTPServer
+
+/// CORS for players in browsers (hls.js needs it on playlists, subtitle files and redirects).
+struct CORSPolicy {
+    let allowOrigins: [String]
+
+    /// The Access-Control-Allow-Origin value for a request, or nil when its Origin is not allowed.
+    func allowedOrigin(for request: HTTPRequest) -> String? {
+        if allowOrigins.contains("*") { return "*" }
+        guard let origin = request.headers["Origin"], allowOrigins.contains(origin) else { return nil }
+        return origin
+    }
+
+    /// Adds CORS headers to any response.
+    func decorate(_ response: inout HTTPResponse, request: HTTPRequest) {
+        if !allowOrigins.contains("*") { response.headers.add("Vary", "Origin") }
+        guard let allowed = allowedOrigin(for: request) else { return }
+        response.headers["Access-Control-Allow-Origin"] = allowed
+        response.headers["Access-Control-Expose-Headers"] = "Content-Length, Content-Range, X-HLS-Proxy-Route"
+    }
+
+    /// Answers an OPTIONS preflight (Fetch standard §3.2.3).
+    func preflight(_ request: HTTPRequest) -> HTTPResponse {
+        var headers = HTTPHeaders()
+        headers["Allow"] = "GET, HEAD, OPTIONS"
+        if allowedOrigin(for: request) != nil {
+            headers["Access-Control-Allow-Methods"] = "GET, HEAD, OPTIONS"
+            if let asked = request.headers["Access-Control-Request-Headers"], Self.isTokenList(asked) {
+                headers["Access-Control-Allow-Headers"] = asked
+            }
+            headers["Access-Control-Max-Age"] = "86400"
+        }
+        return HTTPResponse(status: .noContent, headers: headers)
+    }
+
+    /// Only a comma-separated list of header-name tokens is echoed back.
+    private static func isTokenList(_ value: String) -> Bool {
+        value.count <= 1024 && value.utf8.allSatisfy { byte in
+            (byte >= 0x30 && byte <= 0x39) || (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x61 && byte <= 0x7A)
+                || byte == UInt8(ascii: "-") || byte == UInt8(ascii: "_") || byte == UInt8(ascii: ",") || byte == UInt8(ascii: " ")
+        }
+    }
+}

@@ -1,0 +1,140 @@
+/// What the command line asks for, parsed without side effects so it can be tested.
+public struct CommandLineOptions: Equatable, Sendable {
+    /// The action to run.
+    public enum Action: Equatable, Sendable {
+        case serve
+        case checkConfig
+        case version
+        case help
+        /// `rewrite --config PATH --url URL [FILE|-]`: print a rewritten master, offline.
+        case rewrite(url: String, input: String)
+    }
+
+    public var action: Action = .serve
+    public var configPath: String?
+    public var host: String?
+    public var port: Int?
+    public var logLevel: LogSeverity?
+
+    /// The program version.
+    public static let version = "0.1.0"
+
+    /// A usage error: one line, exit status 2.
+    public struct UsageError: Error, Equatable, CustomStringConvertible {
+        public var description: String
+    }
+
+    /// Parses arguments (without the program name); environment variables fill what flags leave unset.
+    public static func parse(_ arguments: [String], environment: [String: String]) throws(UsageError) -> CommandLineOptions {
+        var options = CommandLineOptions()
+        var rest = arguments[...]
+        var rewriteURL: String?
+        var positional: [String] = []
+        if rest.first == "rewrite" {
+            rest = rest.dropFirst()
+            options.action = .rewrite(url: "", input: "-")
+        }
+        func value(for flag: String, inline: String?) throws(UsageError) -> String {
+            if let inline { return inline }
+            guard let next = rest.first else { throw UsageError(description: "option \(flag) needs a value") }
+            rest = rest.dropFirst()
+            return next
+        }
+        while let argument = rest.first {
+            rest = rest.dropFirst()
+            var flag = argument
+            var inline: String?
+            if argument.hasPrefix("--"), let equals = argument.firstIndex(of: "=") {
+                flag = String(argument[..<equals])
+                inline = String(argument[argument.index(after: equals)...])
+            }
+            switch flag {
+            case "--config", "-c": options.configPath = try value(for: flag, inline: inline)
+            case "--host": options.host = try value(for: flag, inline: inline)
+            case "--port", "-p": options.port = try parsePort(try value(for: flag, inline: inline), source: flag)
+            case "--log-level": options.logLevel = try parseLevel(try value(for: flag, inline: inline), source: flag)
+            case "--check-config": options.action = .checkConfig
+            case "--version", "-V": options.action = .version
+            case "--help", "-h": options.action = .help
+            case "--url":
+                guard case .rewrite = options.action else { throw UsageError(description: "--url is only for the rewrite subcommand") }
+                rewriteURL = try value(for: flag, inline: inline)
+            default:
+                if case .rewrite = options.action, argument == "-" || !argument.hasPrefix("-") {
+                    positional.append(argument)
+                } else {
+                    throw UsageError(description: "unknown option \(Sanitized.text(argument)) (see --help)")
+                }
+            }
+        }
+        if case .rewrite = options.action, options.action != .help {
+            guard let url = rewriteURL else { throw UsageError(description: "rewrite needs --url MASTER_URL") }
+            guard positional.count <= 1 else { throw UsageError(description: "rewrite takes at most one input file") }
+            guard options.configPath != nil || environment["HLS_PROXY_CONFIG"] != nil else {
+                throw UsageError(description: "rewrite needs --config PATH")
+            }
+            options.action = .rewrite(url: url, input: positional.first ?? "-")
+        }
+        options.configPath = options.configPath ?? environment["HLS_PROXY_CONFIG"].flatMap { $0.isEmpty ? nil : $0 }
+        options.host = options.host ?? environment["HLS_PROXY_HOST"].flatMap { $0.isEmpty ? nil : $0 }
+        if options.port == nil {
+            if let text = environment["HLS_PROXY_PORT"], !text.isEmpty {
+                options.port = try parsePort(text, source: "HLS_PROXY_PORT")
+            } else if let text = environment["PORT"], !text.isEmpty {
+                options.port = try parsePort(text, source: "PORT")
+            }
+        }
+        if options.logLevel == nil, let text = environment["HLS_PROXY_LOG_LEVEL"], !text.isEmpty {
+            options.logLevel = try parseLevel(text, source: "HLS_PROXY_LOG_LEVEL")
+        }
+        return options
+    }
+
+    private static func parsePort(_ text: String, source: String) throws(UsageError) -> Int {
+        guard text.count <= 5, let port = Int(text), port >= 0, port <= 65535 else {
+            throw UsageError(description: "\(source): \"\(Sanitized.text(text))\" is not a port number (0-65535)")
+        }
+        return port
+    }
+
+    private static func parseLevel(_ text: String, source: String) throws(UsageError) -> LogSeverity {
+        guard let level = LogSeverity(name: text) else {
+            throw UsageError(description: "\(source): \"\(Sanitized.text(text))\" is not one of debug, info, warn, error")
+        }
+        return level
+    }
+
+    /// The `--help` text.
+    public static let helpText = """
+        hls-subtitle-proxy \(version): an HLS proxy that adds WebVTT subtitle renditions to master playlists.
+
+        Usage:
+          hls-subtitle-proxy [--config PATH] [--host H] [--port N] [--log-level L]
+          hls-subtitle-proxy --check-config --config PATH
+          hls-subtitle-proxy rewrite --config PATH --url MASTER_URL [FILE|-]
+
+        Options:
+          -c, --config PATH      JSON config file (see config.example.json)
+              --host H           listen address, IPv4 or IPv6 (default from config, else 127.0.0.1)
+          -p, --port N           listen port, 0 picks a free one (default from config, else 8080)
+              --log-level L      diagnostics on stderr: debug, info, warn or error (default info)
+              --check-config     validate the config, print every problem by field path, exit 0 or 1
+          -V, --version          print the version and exit
+          -h, --help             print this help and exit
+
+        Subcommand:
+          rewrite                print FILE (or stdin) rewritten as the running proxy would serve the
+                                 master at MASTER_URL (a proxy URL); no network is used
+
+        Environment (flags win):
+          HLS_PROXY_CONFIG       config file path
+          HLS_PROXY_HOST         listen address
+          HLS_PROXY_PORT         listen port (PORT is read too, as platforms set it)
+          HLS_PROXY_LOG_LEVEL    diagnostics level
+          ${VAR} in any config string is read from the environment; an unset variable is an error.
+
+        Example:
+          hls-subtitle-proxy --config config.example.json --port 8080
+          curl -i http://127.0.0.1:8080/sample/master.m3u8
+        """
+}

@@ -1,0 +1,45 @@
+import HTTPServer
+
+extension OriginClient {
+    /// Whether http bodies with Content-Encoding: gzip are decoded here (see `GzipDecoder`).
+    static let acceptsGzip = GzipDecoder.isAvailable
+
+    /// A plain-http request through `HTTPClient`, gzip decoded under the same size cap.
+    func fetchPlain(_ url: OriginURL, request: OriginRequest, headers given: HTTPHeaders, deadline: ContinuousClock.Instant) async throws(OriginError) -> OriginResponse {
+        guard let endpoint = url.endpoint(defaultPort: 80) else { throw .invalidRequest("bad or credential-carrying authority") }
+        let remaining = deadline - ContinuousClock.now
+        guard remaining > .zero else { throw .timeout }
+        var headers = makeRequestHeaders(given)
+        headers.add("Accept-Encoding", OriginClient.acceptsGzip ? "gzip" : "identity")
+        let clientRequest = HTTPClientRequest(
+            method: request.method,
+            host: endpoint.host,
+            port: endpoint.port,
+            target: url.requestTarget,
+            headers: headers
+        )
+        let response: HTTPClientResponse
+        do {
+            response = try await HTTPClient.send(
+                clientRequest,
+                connectTimeout: configuration.connectTimeout,
+                deadline: remaining,
+                maxBodyBytes: request.maxBodyBytes
+            )
+        } catch {
+            throw OriginError(error)
+        }
+        var responseHeaders = OriginClient.removingHopByHopFields(response.headers)
+        var body = response.body
+        if let coding = responseHeaders["Content-Encoding"]?.lowercased(), coding != "identity", request.method != .head {
+            guard coding == "gzip" || coding == "x-gzip" else { throw .badResponse("unsupported Content-Encoding") }
+            // The body may legitimately be empty (204, 304); there is nothing to decode then.
+            if !body.isEmpty {
+                body = try GzipDecoder.decode(body, maxOutputBytes: request.maxBodyBytes)
+            }
+            responseHeaders.remove("Content-Encoding")
+            responseHeaders.remove("Content-Length")
+        }
+        return OriginResponse(status: response.status, headers: responseHeaders, body: body, finalURL: url.string)
+    }
+}

@@ -1,0 +1,121 @@
+import HTTPServer
+
+/// Fetches masters, media playlists, subtitle files and segment bytes from origins: plain http
+/// through our own HTTP/1.1 client, https through one long-lived URLSession, file:// from disk.
+/// Follows redirects itself so every hop passes the caller's check, and coalesces identical
+/// concurrent fetches into one.
+public final class OriginClient: Sendable {
+    /// Timeouts and identity.
+    public struct Configuration: Sendable {
+        /// How long resolving and connecting may take.
+        public var connectTimeout: Duration = .seconds(5)
+        /// How long a whole fetch may take, redirects included.
+        public var totalTimeout: Duration = .seconds(15)
+        /// Sent as User-Agent unless the request carries its own.
+        public var userAgent = "hls-subtitle-proxy/0.1"
+
+        /// The defaults.
+        public init() {}
+    }
+
+    /// The result of one fetch with the redirect targets it went through, so a caller joining a
+    /// coalesced fetch can check them against its own `allowRedirect`.
+    struct FetchResult: Sendable {
+        var response: OriginResponse
+        var redirectTargets: [String]
+    }
+
+    /// RFC 9110 §15.4: the redirect statuses we follow for GET and HEAD.
+    static let redirectStatuses: Set<Int> = [301, 302, 303, 307, 308]
+    static let maxRedirects = 5
+
+    let configuration: Configuration
+    let coalescer = OriginFetchCoalescer()
+    let secureTransport: OriginSecureTransport
+
+    /// Makes a client; the https session is created once here and kept.
+    public init(configuration: Configuration) {
+        self.configuration = configuration
+        self.secureTransport = OriginSecureTransport(configuration: configuration)
+    }
+
+    deinit {
+        secureTransport.invalidate()
+    }
+
+    /// Fetches `request.url`, following redirects when asked. Identical concurrent requests
+    /// (method, URL, headers) share one fetch; cancelling one caller does not cancel the others.
+    public func fetch(_ request: OriginRequest) async throws(OriginError) -> OriginResponse {
+        guard request.method == .get || request.method == .head else {
+            throw .invalidRequest("only GET and HEAD are fetched")
+        }
+        let (outcome, joined) = await coalescer.run(OriginFetchCoalescer.Key(request)) { [self] in
+            do throws(OriginError) {
+                return .success(try await perform(request))
+            } catch {
+                return .failure(error)
+            }
+        }
+        guard joined else { return try outcome.get().response }
+        // A joined fetch followed the first caller's redirect policy, not necessarily this caller's:
+        // a hop refused for the first caller is retried under this caller's own policy, and hops
+        // taken for it must pass this caller's check too.
+        if case .failure(.redirectNotAllowed) = outcome {
+            return try await perform(request).response
+        }
+        let result = try outcome.get()
+        guard result.redirectTargets.allSatisfy(request.allowRedirect) else { throw .redirectNotAllowed }
+        return result.response
+    }
+
+    /// One fetch with its redirect chain, under one total deadline.
+    func perform(_ request: OriginRequest) async throws(OriginError) -> FetchResult {
+        let deadline = ContinuousClock.now + configuration.totalTimeout
+        var current = OriginURL(parsing: request.url)
+        let first = current
+        var headers = request.headers
+        var visited: Set<String> = [current.string]
+        var targets: [String] = []
+        while true {
+            var response = try await fetchOnce(current, request: request, headers: headers, deadline: deadline)
+            response.finalURL = current.string
+            guard request.followRedirects, OriginClient.redirectStatuses.contains(response.status),
+                  let location = response.headers["Location"] else {
+                return FetchResult(response: response, redirectTargets: targets)
+            }
+            let next = current.resolving(OriginURL(parsing: location))
+            guard next.scheme == "http" || next.scheme == "https" else { throw .redirectNotAllowed }
+            guard targets.count < OriginClient.maxRedirects, visited.insert(next.string).inserted else {
+                throw .redirectLoop
+            }
+            guard request.allowRedirect(next.string) else { throw .redirectNotAllowed }
+            if !OriginClient.sameOrigin(first, next) {
+                // Credentials forwarded for one origin never follow a redirect to another.
+                headers.remove("Authorization")
+                headers.remove("Cookie")
+            }
+            targets.append(next.string)
+            current = next
+        }
+    }
+
+    /// One request to one URL, dispatched on the scheme.
+    func fetchOnce(_ url: OriginURL, request: OriginRequest, headers: HTTPHeaders, deadline: ContinuousClock.Instant) async throws(OriginError) -> OriginResponse {
+        if Task.isCancelled { throw .cancelled }
+        switch url.scheme {
+        case "http":
+            return try await fetchPlain(url, request: request, headers: headers, deadline: deadline)
+        case "https":
+            return try await secureTransport.fetch(url, request: request, headers: makeRequestHeaders(headers), deadline: deadline)
+        case "file":
+            return try readFile(url, request: request)
+        default:
+            throw .invalidRequest("unsupported URL scheme")
+        }
+    }
+
+    /// Scheme, host and port equal (RFC 6454 §4, case-insensitively for scheme and host).
+    static func sameOrigin(_ a: OriginURL, _ b: OriginURL) -> Bool {
+        a.scheme == b.scheme && a.authority?.lowercased() == b.authority?.lowercased()
+    }
+}

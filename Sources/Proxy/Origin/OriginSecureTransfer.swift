@@ -1,0 +1,107 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import HTTPServer
+import Synchronization
+
+/// One https exchange's state, fed by the session delegate and finished exactly once: by the
+/// response completing, the size cap, the deadline, or cancellation.
+final class OriginSecureTransfer: Sendable {
+    typealias Outcome = Result<OriginResponse, OriginError>
+
+    private struct State {
+        var continuation: CheckedContinuation<Outcome, Never>?
+        var outcome: Outcome?
+        var status = 0
+        var headers = HTTPHeaders()
+        var body: [UInt8] = []
+    }
+
+    private let limit: Int
+    private let finalURL: String
+    private let state = Mutex(State())
+
+    init(limit: Int, finalURL: String) {
+        self.limit = limit
+        self.finalURL = finalURL
+    }
+
+    /// Installs the waiter; resumes at once when the transfer already finished.
+    func wait(_ continuation: CheckedContinuation<Outcome, Never>) {
+        let early = state.withLock { state -> Outcome? in
+            if let outcome = state.outcome { return outcome }
+            state.continuation = continuation
+            return nil
+        }
+        if let early { continuation.resume(returning: early) }
+    }
+
+    /// Records the status and fields; false tells the session to stop.
+    func receive(_ response: HTTPURLResponse) -> Bool {
+        var headers = HTTPHeaders()
+        let pairs = response.allHeaderFields.compactMap { key, value -> (String, String)? in
+            guard let name = key as? String else { return nil }
+            return (name, "\(value)")
+        }
+        for (name, value) in pairs.sorted(by: { $0.0.lowercased() < $1.0.lowercased() }) {
+            headers.add(name, value)
+        }
+        headers = OriginClient.removingHopByHopFields(headers)
+        if headers.contains("Content-Encoding") {
+            // libcurl decodes every body it can, but leaves the coding and the compressed length behind.
+            headers.remove("Content-Encoding")
+            headers.remove("Content-Length")
+        } else if let declared = headers["Content-Length"].flatMap(Int.init), declared > limit {
+            finish(.failure(.tooLarge(limit: limit)))
+            return false
+        }
+        let status = response.statusCode
+        state.withLock { state in
+            state.status = status
+            state.headers = headers
+        }
+        if status == 401, headers.values("WWW-Authenticate").contains(where: { $0.lowercased().hasPrefix("basic") }) {
+            // FoundationNetworking 6.3.1 hangs forever on this response; hand the status over now.
+            finish(.success(OriginResponse(status: status, headers: headers, body: [], finalURL: finalURL)))
+            return false
+        }
+        return true
+    }
+
+    /// Appends body bytes; false (and a tooLarge outcome) once past the cap.
+    func append(_ data: Data) -> Bool {
+        let fits = state.withLock { state -> Bool in
+            guard state.outcome == nil else { return false }
+            guard data.count <= limit - state.body.count else { return false }
+            state.body.append(contentsOf: data)
+            return true
+        }
+        if !fits { finish(.failure(.tooLarge(limit: limit))) }
+        return fits
+    }
+
+    /// The session finished the task, with or without an error.
+    func complete(_ error: (any Error)?) {
+        if let error {
+            finish(.failure(OriginSecureTransport.originError(for: error)))
+            return
+        }
+        let response = state.withLock { state in
+            OriginResponse(status: state.status, headers: state.headers, body: state.body, finalURL: finalURL)
+        }
+        finish(.success(response))
+    }
+
+    /// Settles the outcome once; later calls are ignored.
+    func finish(_ outcome: Outcome) {
+        let waiter = state.withLock { state -> CheckedContinuation<Outcome, Never>? in
+            guard state.outcome == nil else { return nil }
+            state.outcome = outcome
+            let waiter = state.continuation
+            state.continuation = nil
+            return waiter
+        }
+        waiter?.resume(returning: outcome)
+    }
+}

@@ -1,0 +1,101 @@
+import Dispatch
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import HTTPServer
+
+/// https through one long-lived URLSession, set up against the FoundationNetworking bugs:
+/// no cookies or cache, our own headers, redirects returned to us, our own total deadline,
+/// the size cap enforced while receiving, and an early exit for the 401-Basic hang.
+final class OriginSecureTransport: Sendable {
+    private let session: URLSession
+    private let delegate: OriginSessionDelegate
+
+    /// Creates the session; it lives as long as the client.
+    init(configuration: OriginClient.Configuration) {
+        let settings = URLSessionConfiguration.default
+        // Cookies leak between clients by default, and nothing here may be cached.
+        settings.httpShouldSetCookies = false
+        settings.httpCookieAcceptPolicy = .never
+        settings.httpCookieStorage = nil
+        settings.urlCache = nil
+        settings.requestCachePolicy = .reloadIgnoringLocalCacheData
+        // These are idle timeouts and anything under 1 s becomes 0; the real deadline is ours.
+        let seconds = Double(configuration.totalTimeout.components.seconds) + 2
+        settings.timeoutIntervalForRequest = max(2, seconds)
+        settings.timeoutIntervalForResource = max(2, seconds)
+        delegate = OriginSessionDelegate()
+        session = URLSession(configuration: settings, delegate: delegate, delegateQueue: nil)
+    }
+
+    /// Ends the session when the client goes away.
+    func invalidate() {
+        session.invalidateAndCancel()
+    }
+
+    /// One https exchange, no redirects followed, cancelled when `deadline` passes or the task is cancelled.
+    func fetch(_ url: OriginURL, request: OriginRequest, headers: HTTPHeaders, deadline: ContinuousClock.Instant) async throws(OriginError) -> OriginResponse {
+        guard url.endpoint(defaultPort: 443) != nil,
+              let foundationURL = URL(string: OriginURL.percentEncodingUnsafeBytes(url.string)) else {
+            throw .invalidRequest("bad or credential-carrying https URL")
+        }
+        let remaining = deadline - ContinuousClock.now
+        guard remaining > .zero else { throw .timeout }
+        var urlRequest = URLRequest(url: foundationURL)
+        urlRequest.httpMethod = request.method.rawValue
+        urlRequest.httpShouldHandleCookies = false
+        for field in headers {
+            urlRequest.addValue(field.value, forHTTPHeaderField: field.name)
+        }
+        let transfer = OriginSecureTransfer(limit: max(0, request.maxBodyBytes), finalURL: url.string)
+        let task = session.dataTask(with: urlRequest)
+        delegate.register(transfer, for: task.taskIdentifier)
+        defer { delegate.unregister(task.taskIdentifier) }
+        let timer = DispatchWorkItem {
+            transfer.finish(.failure(.timeout))
+            task.cancel()
+        }
+        let outcome = await withTaskCancellationHandler {
+            await withCheckedContinuation { continuation in
+                transfer.wait(continuation)
+                task.resume()
+                DispatchQueue.global().asyncAfter(deadline: .now() + OriginSecureTransport.dispatchInterval(remaining), execute: timer)
+            }
+        } onCancel: {
+            transfer.finish(.failure(.cancelled))
+            task.cancel()
+        }
+        timer.cancel()
+        return try outcome.get()
+    }
+
+    /// A Duration as whole nanoseconds for Dispatch, clamped.
+    static func dispatchInterval(_ duration: Duration) -> DispatchTimeInterval {
+        let (seconds, attoseconds) = duration.components
+        guard seconds < 86_400 else { return .seconds(86_400) }
+        return .nanoseconds(Int(seconds) * 1_000_000_000 + Int(attoseconds / 1_000_000_000))
+    }
+
+    /// The origin error for a URLSession failure.
+    static func originError(for error: any Error) -> OriginError {
+        guard let urlError = error as? URLError else { return .unreachable("https request failed") }
+        switch urlError.code {
+        case .timedOut:
+            return .timeout
+        case .cancelled:
+            return .cancelled
+        case .cannotFindHost, .dnsLookupFailed:
+            return .unreachable("DNS lookup failed")
+        case .cannotConnectToHost, .networkConnectionLost, .notConnectedToInternet:
+            return .unreachable("connect failed")
+        case .secureConnectionFailed, .serverCertificateUntrusted, .serverCertificateHasBadDate,
+             .serverCertificateNotYetValid, .serverCertificateHasUnknownRoot, .clientCertificateRejected:
+            return .unreachable("TLS handshake failed")
+        case .badServerResponse, .cannotParseResponse, .cannotDecodeRawData, .cannotDecodeContentData:
+            return .badResponse("malformed https response")
+        default:
+            return .unreachable("https request failed (URLError \(urlError.code.rawValue))")
+        }
+    }
+}

@@ -1,1 +1,0 @@
-// The proxy module: config, routes, origin client, handlers.

@@ -1,0 +1,56 @@
+import HLS
+
+/// A fetched origin body as the caches keep it.
+struct FetchedBody: Sendable {
+    var status: Int
+    var body: [UInt8]
+    /// The URL after redirects: the base for the relative URIs inside the body.
+    var finalURL: String
+    var contentType: String?
+}
+
+/// What the first variant's media playlist says about the video.
+struct VideoTimeline: Sendable {
+    /// Segment durations in seconds, in order.
+    var durations: [Double]
+    /// EXT-X-PLAYLIST-TYPE of the variant, when given.
+    var playlistType: String?
+    /// The first media segment's absolute URL.
+    var firstSegmentURL: String?
+    /// The EXT-X-MAP (fMP4 init segment) URL in force for the first segment.
+    var initSegmentURL: String?
+
+    /// The presentation duration: the EXTINF sum (RFC 8216 §4.3.2.1).
+    var duration: Double { durations.reduce(0, +) }
+}
+
+/// The in-memory caches, sharing one byte budget between them.
+struct ProxyCaches: Sendable {
+    /// Origin playlist bodies (masters and media playlists), short TTL.
+    let playlists: MemoryCache<FetchedBody>
+    /// Rewritten masters, ready to send.
+    let rewritten: MemoryCache<[UInt8]>
+    /// Subtitle documents after conversion, offset and timestamp mapping.
+    let subtitles: MemoryCache<WebVTTDocument>
+    /// Video timelines per master.
+    let timelines: MemoryCache<VideoTimeline>
+    /// First presentation timestamps (90 kHz) per master.
+    let timestamps: MemoryCache<Int64>
+
+    init(budget: Int) {
+        let quarter = max(0, budget / 4)
+        playlists = MemoryCache(maxCost: quarter)
+        rewritten = MemoryCache(maxCost: quarter)
+        subtitles = MemoryCache(maxCost: max(0, budget - 3 * quarter))
+        timelines = MemoryCache(maxCost: quarter / 2)
+        timestamps = MemoryCache(maxCost: quarter / 2)
+    }
+
+    /// Hit, miss and size figures per cache, for `/metrics`.
+    var counts: [(name: String, hits: Int, misses: Int, bytes: Int)] {
+        [
+            ("playlist", playlists.counts), ("master", rewritten.counts), ("subtitle", subtitles.counts),
+            ("timeline", timelines.counts), ("timestamp", timestamps.counts),
+        ].map { (name: $0.0, hits: $0.1.hits, misses: $0.1.misses, bytes: $0.1.bytes) }
+    }
+}

@@ -1,0 +1,65 @@
+import HLS
+import HTTPServer
+
+extension ProxyHandler {
+    static let playlistContentType = "application/vnd.apple.mpegurl"
+
+    /// A path a subtitle set claims: fetch it, and if it really is a master, add the set's tracks.
+    /// A media playlist or any other body is passed on unchanged (SPEC "Classification").
+    func serveMaster(_ target: OriginTarget, set: SubtitleSet, request: HTTPRequest) async throws -> RouteResponse {
+        if let cached = cachedMaster(target, set: set, request: request) { return cached }
+        let key = rewrittenKey(target, set: set, request: request)
+        let (fetched, originMilliseconds) = try await cachedPlaylist(target.url, kind: "master", mount: target.mount, request: request)
+        guard (200..<300).contains(fetched.status) else { throw Self.originFailure(fetched.status, what: "master playlist") }
+        let body = MasterRelocation(router: router, mounts: config.mounts)
+            .relocate(fetched.body, requestedURL: target.url, finalURL: fetched.finalURL)
+        do {
+            let bytes = try set.rewrite(body, masterTarget: target.proxyTarget)
+            caches.rewritten.store(bytes, for: key, cost: bytes.count + 128, ttl: ConfigSeconds.duration(config.cache.masterTTL))
+            return RouteResponse(route: "master", response: playlistResponse(bytes, maxAge: config.cache.masterTTL), originMilliseconds: originMilliseconds)
+        } catch {
+            // Not a master (a variant's media playlist, or not a playlist at all): hand it on untouched.
+            var headers = HTTPHeaders()
+            headers["Content-Type"] = fetched.contentType ?? Self.contentType(forPath: target.proxyPath)
+            headers["Cache-Control"] = "max-age=\(ConfigSeconds.maxAge(config.cache.masterTTL))"
+            let route = (try? Playlist.parse(fetched.body)) == nil ? "passthrough" : "playlist"
+            return RouteResponse(route: route, response: HTTPResponse(status: .ok, headers: headers, bytes: body), originMilliseconds: originMilliseconds)
+        }
+    }
+
+    /// The rewritten master from the cache, if it is there and live.
+    func cachedMaster(_ target: OriginTarget, set: SubtitleSet, request: HTTPRequest, countingMiss: Bool = true) -> RouteResponse? {
+        let key = rewrittenKey(target, set: set, request: request)
+        guard let bytes = caches.rewritten.value(for: key, countingMiss: countingMiss) else { return nil }
+        return RouteResponse(route: "master", response: playlistResponse(bytes, maxAge: config.cache.masterTTL))
+    }
+
+    private func rewrittenKey(_ target: OriginTarget, set: SubtitleSet, request: HTTPRequest) -> String {
+        set.name + "\u{1}" + cacheKey(target.url, mount: target.mount, request: request)
+    }
+
+    func playlistResponse(_ bytes: [UInt8], maxAge: Double) -> HTTPResponse {
+        var headers = HTTPHeaders()
+        headers["Content-Type"] = Self.playlistContentType
+        headers["Cache-Control"] = "max-age=\(ConfigSeconds.maxAge(maxAge))"
+        return HTTPResponse(status: .ok, headers: headers, bytes: bytes)
+    }
+
+    /// Content-Type by file extension, for file mounts and pass-through without an origin type.
+    static func contentType(forPath path: String) -> String {
+        switch URLReference.pathExtension(of: path) {
+        case "m3u8", "m3u": return playlistContentType
+        case "ts": return "video/mp2t"
+        case "m4s", "mp4", "m4v", "cmfv": return "video/mp4"
+        case "m4a", "cmfa": return "audio/mp4"
+        case "aac": return "audio/aac"
+        case "vtt", "webvtt": return "text/vtt; charset=utf-8"
+        case "srt": return "application/x-subrip"
+        case "json": return "application/json"
+        case "key": return "application/octet-stream"
+        case "html", "htm": return "text/html; charset=utf-8"
+        case "txt": return "text/plain; charset=utf-8"
+        default: return "application/octet-stream"
+        }
+    }
+}

@@ -1,0 +1,84 @@
+import HTTPServer
+
+extension ProxyHandler {
+    /// The headers sent upstream: the client's forwarded headers, plus the mount's injected ones when
+    /// the URL is on the mount's own origin (secrets never go to a host the operator did not name).
+    func upstreamHeaders(for url: String, mount: Mount?, request: HTTPRequest) -> HTTPHeaders {
+        var headers = HTTPHeaders()
+        guard let mount else { return headers }
+        for name in mount.forwardHeaders {
+            for value in request.headers.values(name) { headers.add(name, value) }
+        }
+        if case .http(let base) = mount.origin, let mountOrigin = URLReference.origin(of: base),
+           URLReference.origin(of: url) == mountOrigin {
+            for header in mount.injectHeaders { headers[header.name] = header.value }
+        }
+        return headers
+    }
+
+    /// Fetches one origin URL, timing it for the latency histogram.
+    func fetch(
+        _ url: String, kind: String, maxBytes: Int, mount: Mount?, request: HTTPRequest, extraHeaders: HTTPHeaders = HTTPHeaders()
+    ) async throws -> (FetchedBody, Double) {
+        var headers = upstreamHeaders(for: url, mount: mount, request: request)
+        for field in extraHeaders { headers[field.name] = field.value }
+        var originRequest = OriginRequest(url: url, method: .get, headers: headers, maxBodyBytes: maxBytes)
+        if mount == nil {
+            // Embedded form: every redirect hop must stay on the allowlist.
+            let allowHosts = config.embedded.allowHosts
+            originRequest.allowRedirect = { target in
+                guard let host = URLReference.host(of: target) else { return false }
+                return allowHosts.contains { $0.matches(host) }
+            }
+        }
+        let started = ContinuousClock.now
+        defer { metrics.recordOriginFetch(kind: kind, seconds: Self.milliseconds(started.duration(to: .now)) / 1000) }
+        let response = try await origin.fetch(originRequest)
+        let elapsed = Self.milliseconds(started.duration(to: .now))
+        let fetched = FetchedBody(status: response.status, body: response.body, finalURL: response.finalURL, contentType: response.headers["Content-Type"])
+        return (fetched, elapsed)
+    }
+
+    /// A playlist body from cache or origin; only successful answers are cached.
+    func cachedPlaylist(_ url: String, kind: String, mount: Mount?, request: HTTPRequest) async throws -> (FetchedBody, Double) {
+        let key = cacheKey(url, mount: mount, request: request)
+        if let hit = caches.playlists.value(for: key) { return (hit, 0) }
+        let (fetched, elapsed) = try await fetch(url, kind: kind, maxBytes: config.limits.maxPlaylistBytes, mount: mount, request: request)
+        if (200..<300).contains(fetched.status) {
+            caches.playlists.store(fetched, for: key, cost: fetched.body.count + 256, ttl: ConfigSeconds.duration(config.cache.masterTTL))
+        }
+        return (fetched, elapsed)
+    }
+
+    /// Cache keys include the forwarded header values, since they may change what the origin answers.
+    func cacheKey(_ url: String, mount: Mount?, request: HTTPRequest) -> String {
+        guard let mount, !mount.forwardHeaders.isEmpty else { return url }
+        let varying = mount.forwardHeaders.map { request.headers.values($0).joined(separator: ",") }
+        return url + "\u{1}" + varying.joined(separator: "\u{1}")
+    }
+
+    /// Turns an origin's non-success status into the status the player gets (SPEC "Errors").
+    static func originFailure(_ status: Int, what: String) -> ProxyError {
+        switch status {
+        case 400..<500: return ProxyError(HTTPStatus(code: status), "origin answered \(status) for the \(what)")
+        default: return .badGateway("origin answered \(status) for the \(what)")
+        }
+    }
+
+    /// Whether the proxy may fetch a URL it found inside an origin's playlist on behalf of a master.
+    /// Same origin as the master, an allowlisted host, or a configured mount's origin; for directory
+    /// mounts, only files inside the mount.
+    func mayFetchDerived(_ url: String, master: OriginTarget) -> Bool {
+        if url.hasPrefix("file:") {
+            guard case .directory(let root) = master.mount?.origin, let path = FileConfinement.path(fromFileURL: url) else { return false }
+            return (try? FileConfinement.checkInside(root: root, path: path)) != nil
+        }
+        guard let derivedOrigin = URLReference.origin(of: url) else { return false }
+        if URLReference.origin(of: master.url) == derivedOrigin { return true }
+        if let host = URLReference.host(of: url), config.embedded.allowHosts.contains(where: { $0.matches(host) }) { return true }
+        return config.mounts.contains { mount in
+            if case .http(let base) = mount.origin { return URLReference.origin(of: base) == derivedOrigin }
+            return false
+        }
+    }
+}

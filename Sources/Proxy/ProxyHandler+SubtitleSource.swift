@@ -1,0 +1,158 @@
+import Foundation
+import HLS
+import HTTPServer
+
+extension ProxyHandler {
+    /// The track's cues as WebVTT: fetched, converted (SRT, MP4 text), shifted by the track offset, and
+    /// mapped to the video's timeline with X-TIMESTAMP-MAP. A missing, empty or broken source becomes a
+    /// valid empty track with a warning: a broken subtitle never breaks playback (SPEC).
+    func subtitleDocument(set: SubtitleSet, track: TrackConfig, master: OriginTarget, request: HTTPRequest) async -> WebVTTDocument {
+        let key = set.name + "\u{1}" + track.id + "\u{1}" + cacheKey(master.url, mount: master.mount, request: request)
+        if let hit = caches.subtitles.value(for: key) { return hit }
+        var document: WebVTTDocument
+        do {
+            document = try await loadSource(track, master: master, request: request)
+        } catch let failure as SubtitleSourceFailure {
+            logger.log(.warn, "subtitle source unusable; serving an empty track", [
+                ("set", set.name), ("track", track.id), ("reason", failure.reason), ("detail", failure.detail),
+            ])
+            metrics.recordSubtitleFallback(reason: failure.reason)
+            document = Self.emptyDocument
+        } catch {
+            metrics.recordSubtitleFallback(reason: "error")
+            document = Self.emptyDocument
+        }
+        // ffmpeg 5.1's WebVTT reader stops at a STYLE block and reads no cue after it, and HLS
+        // players do not apply STYLE or REGION from segments anyway: serve the cues without them.
+        document.blocks.removeAll()
+        if track.offset != 0 {
+            document = document.shifted(by: ConfigSeconds.signedMilliseconds(track.offset))
+        }
+        if let ticks = track.mpegts {
+            // Config overrides whatever the source said.
+            document = document.settingTimestampMap(TimestampMap(mpegts: ticks, local: 0), keepExisting: false)
+        } else if document.timestampMap == nil, let ticks = await presentationStart(master, request: request) {
+            document = document.settingTimestampMap(TimestampMap(mpegts: ticks, local: 0), keepExisting: true)
+        }
+        let cost = 256 + document.cues.reduce(0) { $0 + 48 + $1.payload.reduce(0) { $0 + $1.utf8.count } }
+        caches.subtitles.store(document, for: key, cost: cost, ttl: ConfigSeconds.duration(config.cache.subtitleTTL))
+        return document
+    }
+
+    /// `WEBVTT` and a blank line: the smallest valid track.
+    static var emptyDocument: WebVTTDocument { WebVTTDocument() }
+
+    private func loadSource(_ track: TrackConfig, master: OriginTarget, request: HTTPRequest) async throws -> WebVTTDocument {
+        guard let url = sourceURL(of: track, master: master) else {
+            throw SubtitleSourceFailure(reason: "bad_source", detail: "source URI does not resolve")
+        }
+        if url.hasPrefix("file:") {
+            guard mayFetchDerived(url, master: master) else {
+                throw SubtitleSourceFailure(reason: "bad_source", detail: "source leaves the mount")
+            }
+        }
+        let fetched: FetchedBody
+        do {
+            (fetched, _) = try await fetch(url, kind: "subtitle", maxBytes: config.limits.maxSubtitleBytes, mount: master.mount, request: request)
+        } catch {
+            throw SubtitleSourceFailure(reason: "unreachable", detail: String(describing: error))
+        }
+        guard (200..<300).contains(fetched.status) else {
+            throw SubtitleSourceFailure(reason: "missing", detail: "origin answered \(fetched.status)")
+        }
+        guard !fetched.body.isEmpty else { throw SubtitleSourceFailure(reason: "empty", detail: "source is empty") }
+        let format = track.format ?? Self.sourceFormat(url: url, body: fetched.body)
+        do {
+            switch format {
+            case .webvtt: return try WebVTTDocument.parse(fetched.body)
+            case .srt: return try SRTConverter.webVTT(from: fetched.body)
+            case .mp4:
+                let tracks = try MP4TextTrackReader.read(fetched.body)
+                guard let chosen = LanguageMatch.best(tracks, language: track.track.language) else {
+                    throw SubtitleSourceFailure(reason: "broken", detail: "MP4 has no text track")
+                }
+                return chosen.makeWebVTTDocument()
+            }
+        } catch let failure as SubtitleSourceFailure {
+            throw failure
+        } catch {
+            throw SubtitleSourceFailure(reason: "broken", detail: String(describing: error))
+        }
+    }
+
+    /// The track's source as an absolute URL: relative to the master's origin URL, except that on a
+    /// directory mount a path starting with "/" is taken from the mount's root.
+    func sourceURL(of track: TrackConfig, master: OriginTarget) -> String? {
+        if case .directory(let root) = master.mount?.origin, track.source.hasPrefix("/"), !track.source.hasPrefix("//") {
+            let rootURL = URL(fileURLWithPath: root, isDirectory: true).absoluteString
+            return URLReference.resolve(String(track.source.dropFirst()), against: rootURL)
+        }
+        return URLReference.resolve(track.source, against: master.url)
+    }
+
+    /// The source format by extension, else by sniffing the first bytes.
+    static func sourceFormat(url: String, body: [UInt8]) -> TrackConfig.SourceFormat {
+        switch URLReference.pathExtension(of: url) {
+        case "vtt", "webvtt": return .webvtt
+        case "srt": return .srt
+        case "mp4", "m4v", "mov", "m4s", "3gp": return .mp4
+        default:
+            let start = body.starts(with: [0xEF, 0xBB, 0xBF]) ? Array(body.dropFirst(3).prefix(6)) : Array(body.prefix(6))
+            if start == Array("WEBVTT".utf8) { return .webvtt }
+            if body.count >= 8, Array(body[4..<8]) == Array("ftyp".utf8) { return .mp4 }
+            return .srt
+        }
+    }
+
+    /// The first presentation timestamp of the master's first variant's first segment, 90 kHz ticks.
+    func presentationStart(_ master: OriginTarget, request: HTTPRequest) async -> Int64? {
+        let key = cacheKey(master.url, mount: master.mount, request: request)
+        if let hit = caches.timestamps.value(for: key) { return hit }
+        guard let timeline = await videoTimeline(master, request: request),
+              let segmentURL = timeline.firstSegmentURL, mayFetchDerived(segmentURL, master: master)
+        else { return nil }
+        do {
+            let limit = config.limits.maxProxyBodyBytes
+            let (segment, _) = try await fetch(segmentURL, kind: "segment", maxBytes: limit, mount: master.mount, request: request)
+            guard (200..<300).contains(segment.status) else { return nil }
+            let ticks: Int64
+            if let initURL = timeline.initSegmentURL, mayFetchDerived(initURL, master: master) {
+                let (initSegment, _) = try await fetch(initURL, kind: "segment", maxBytes: limit, mount: master.mount, request: request)
+                guard (200..<300).contains(initSegment.status) else { return nil }
+                ticks = try FragmentedMP4Reader.firstPTS(initSegment: initSegment.body, mediaSegment: segment.body)
+            } else {
+                ticks = try MPEGTSReader.firstPTS(segment.body)
+            }
+            caches.timestamps.store(ticks, for: key, cost: 64, ttl: ConfigSeconds.duration(config.cache.subtitleTTL))
+            return ticks
+        } catch {
+            logger.log(.warn, "first PTS unavailable; subtitles go without X-TIMESTAMP-MAP", [
+                ("master", master.proxyTarget), ("error", String(describing: error)),
+            ])
+            return nil
+        }
+    }
+}
+
+/// Why a subtitle source could not be used; `reason` is a metrics label.
+struct SubtitleSourceFailure: Error {
+    var reason: String
+    var detail: String
+}
+
+/// Picks the MP4 text track for a configured language tag.
+enum LanguageMatch {
+    /// ISO 639-1 to ISO 639-2 (T and B forms) for the languages MP4 files commonly carry.
+    static let threeLetter: [String: [String]] = [
+        "en": ["eng"], "fr": ["fra", "fre"], "es": ["spa"], "de": ["deu", "ger"], "it": ["ita"], "pt": ["por"],
+        "nl": ["nld", "dut"], "sv": ["swe"], "no": ["nor"], "da": ["dan"], "fi": ["fin"], "pl": ["pol"],
+        "ru": ["rus"], "ja": ["jpn"], "zh": ["zho", "chi"], "ko": ["kor"], "ar": ["ara"], "tr": ["tur"],
+        "hi": ["hin"], "he": ["heb"], "el": ["ell", "gre"], "cs": ["ces", "cze"], "hu": ["hun"], "uk": ["ukr"],
+    ]
+
+    static func best(_ tracks: [MP4TextTrack], language: String) -> MP4TextTrack? {
+        let primary = language.split(separator: "-").first.map { $0.lowercased() } ?? ""
+        let wanted = Set([primary] + (threeLetter[primary] ?? []))
+        return tracks.first { ($0.language.map { wanted.contains($0.lowercased()) }) ?? false } ?? tracks.first
+    }
+}

@@ -1,0 +1,111 @@
+import HLS
+import HTTPServer
+
+extension ProxyHandler {
+    static let webVTTContentType = "text/vtt; charset=utf-8"
+
+    /// Serves a synthesized subtitle playlist or WebVTT file.
+    func serveSubtitle(_ url: SubtitleURL, request: HTTPRequest) async throws -> RouteResponse {
+        guard let set = config.subtitleSets.first(where: { $0.name == url.setName }),
+              let track = set.tracks.first(where: { $0.id == url.trackID })
+        else { throw ProxyError.notFound("no subtitle track \(Sanitized.text(url.setName))/\(Sanitized.text(url.trackID))") }
+        let master = try masterTarget(of: url)
+        let timeline = await videoTimeline(master, request: request)
+        switch url.resource {
+        case .playlist:
+            let body: [UInt8]
+            switch track.mode {
+            case .single:
+                var duration = timeline?.duration ?? 0
+                if duration <= 0 {
+                    duration = Double(await subtitleDocument(set: set, track: track, master: master, request: request).largestEnd) / 1000
+                }
+                body = SubtitlePlaylistBuilder.single(duration: duration, uri: "0.vtt", playlistType: timeline?.playlistType ?? "VOD")
+            case .segmented:
+                let durations = await windows(for: track, set: set, master: master, timeline: timeline, request: request)
+                body = SubtitlePlaylistBuilder.segmented(durations: durations, uri: { "\($0).vtt" }, playlistType: timeline?.playlistType ?? "VOD")
+            }
+            return RouteResponse(route: "subtitle-playlist", response: playlistResponse(body, maxAge: config.cache.subtitleTTL))
+        case .segment(let index):
+            let document = await subtitleDocument(set: set, track: track, master: master, request: request)
+            let bytes: [UInt8]
+            switch track.mode {
+            case .single:
+                guard index == 0 else { throw ProxyError.notFound("a single-file subtitle track has only segment 0") }
+                bytes = document.serialized()
+            case .segmented:
+                let durations = await windows(for: track, set: set, master: master, timeline: timeline, request: request)
+                let segments = document.segmented(boundaries: SubtitlePlaylistBuilder.boundaries(durations: durations))
+                guard segments.indices.contains(index) else { throw ProxyError.notFound("no subtitle segment \(index)") }
+                bytes = segments[index].serialized()
+            }
+            var headers = HTTPHeaders()
+            headers["Content-Type"] = Self.webVTTContentType
+            headers["Cache-Control"] = "max-age=\(ConfigSeconds.maxAge(config.cache.subtitleTTL))"
+            return RouteResponse(route: "subtitle", response: HTTPResponse(status: .ok, headers: headers, bytes: bytes))
+        }
+    }
+
+    /// The master a subtitle URL belongs to, routed again so allowlists and confinement apply as for the player.
+    func masterTarget(of url: SubtitleURL) throws(ProxyError) -> OriginTarget {
+        let (path, query) = splitTarget(url.masterTarget)
+        guard case .origin(let master) = try router.route(rawPath: path, query: query) else {
+            throw .notFound("subtitle URL does not name a master")
+        }
+        return master
+    }
+
+    /// Segment durations for a segmented track: the video's own when known, else fixed windows over
+    /// the video's or the subtitles' duration.
+    func windows(for track: TrackConfig, set: SubtitleSet, master: OriginTarget, timeline: VideoTimeline?, request: HTTPRequest) async -> [Double] {
+        if let timeline, !timeline.durations.isEmpty { return timeline.durations }
+        let document = await subtitleDocument(set: set, track: track, master: master, request: request)
+        return SubtitlePlaylistBuilder.fixedWindows(totalDuration: Double(document.largestEnd) / 1000, segmentDuration: track.segmentDuration)
+    }
+
+    /// Segment durations and first segment of the master's first variant; nil when it cannot be had.
+    func videoTimeline(_ master: OriginTarget, request: HTTPRequest) async -> VideoTimeline? {
+        let key = cacheKey(master.url, mount: master.mount, request: request)
+        if let hit = caches.timelines.value(for: key) { return hit }
+        do {
+            let (fetchedMaster, _) = try await cachedPlaylist(master.url, kind: "master", mount: master.mount, request: request)
+            guard (200..<300).contains(fetchedMaster.status),
+                  let variant = VariantLocator.firstVariantURI(in: fetchedMaster.body),
+                  let variantURL = URLReference.resolve(variant, against: fetchedMaster.finalURL),
+                  mayFetchDerived(variantURL, master: master)
+            else { return nil }
+            let (fetchedMedia, _) = try await cachedPlaylist(variantURL, kind: "media", mount: master.mount, request: request)
+            guard (200..<300).contains(fetchedMedia.status) else { return nil }
+            let media = try MediaPlaylist.parse(fetchedMedia.body)
+            let first = media.segments.first
+            let timeline = VideoTimeline(
+                durations: media.segments.map(\.duration),
+                playlistType: media.playlistType,
+                firstSegmentURL: first.flatMap { URLReference.resolve($0.uri, against: fetchedMedia.finalURL) },
+                initSegmentURL: first?.mapURI.flatMap { URLReference.resolve($0, against: fetchedMedia.finalURL) }
+            )
+            caches.timelines.store(timeline, for: key, cost: 64 + 8 * timeline.durations.count, ttl: ConfigSeconds.duration(config.cache.subtitleTTL))
+            return timeline
+        } catch {
+            logger.log(.warn, "video timeline unavailable", [("master", master.proxyTarget), ("error", String(describing: error))])
+            return nil
+        }
+    }
+}
+
+/// Finds the first variant of a master without a full parse: the URI line after the first EXT-X-STREAM-INF.
+enum VariantLocator {
+    static func firstVariantURI(in bytes: [UInt8]) -> String? {
+        var sawStreamInf = false
+        for rawLine in bytes.split(omittingEmptySubsequences: true, whereSeparator: { $0 == 0x0A || $0 == 0x0D }) {
+            let line = String(decoding: rawLine, as: UTF8.self).trimmingWhitespace()
+            if line.isEmpty { continue }
+            if line.hasPrefix("#EXT-X-STREAM-INF:") {
+                sawStreamInf = true
+            } else if sawStreamInf, !line.hasPrefix("#") {
+                return String(line)
+            }
+        }
+        return nil
+    }
+}

@@ -1,0 +1,194 @@
+import HLS
+import HTTPServer
+
+/// Answers every request: routes it, runs the action for its class, and turns errors into responses
+/// in one place. Stateless apart from caches, so many instances can run side by side.
+public final class ProxyHandler: Sendable {
+    let config: ProxyConfig
+    let router: RequestRouter
+    let origin: OriginClient
+    let logger: ProxyLogger
+    let metrics: ProxyMetrics
+    let caches: ProxyCaches
+    /// Reports open client connections and whether the server is draining; set by the service.
+    let serverState: @Sendable () -> (openConnections: Int, accepting: Bool)
+
+    /// Makes a handler for a validated config.
+    public init(
+        config: ProxyConfig,
+        origin: OriginClient,
+        logger: ProxyLogger,
+        metrics: ProxyMetrics = ProxyMetrics(),
+        serverState: @escaping @Sendable () -> (openConnections: Int, accepting: Bool) = { (0, true) }
+    ) {
+        self.config = config
+        self.router = RequestRouter(config: config)
+        self.origin = origin
+        self.logger = logger
+        self.metrics = metrics
+        self.caches = ProxyCaches(budget: config.cache.maxBytes)
+        self.serverState = serverState
+    }
+
+    /// The entry point given to the HTTP server.
+    public func handle(_ request: HTTPRequest) async -> HTTPResponse {
+        let started = ContinuousClock.now
+        let outcome: RouteResponse
+        switch plan(for: request) {
+        case .answered(let answer):
+            outcome = answer
+        case .work(let work):
+            do {
+                outcome = try await perform(work, request: request)
+            } catch {
+                outcome = Self.errorOutcome(error)
+            }
+        }
+        return finish(outcome, request: request, started: started)
+    }
+
+    /// Answers without waiting on anything when it can: health, metrics, preflight, redirects, errors
+    /// and masters already in the cache. Nil means the request needs I/O: pass it to `handle`.
+    /// Safe to call on the server's loop thread; it never blocks.
+    public func handleImmediately(_ request: HTTPRequest) -> HTTPResponse? {
+        let started = ContinuousClock.now
+        switch plan(for: request) {
+        case .answered(let answer):
+            return finish(answer, request: request, started: started)
+        case .work(.master(let target, let set)):
+            guard let cached = cachedMaster(target, set: set, request: request, countingMiss: false) else { return nil }
+            return finish(cached, request: request, started: started)
+        case .work:
+            return nil
+        }
+    }
+
+    /// Range, route header, CORS, metrics and the access log: the same for every response.
+    private func finish(_ outcome: RouteResponse, request: HTTPRequest, started: ContinuousClock.Instant) -> HTTPResponse {
+        var response = ByteRangeRequest.apply(to: outcome.response, request: request)
+        response.headers["X-HLS-Proxy-Route"] = outcome.route
+        CORSPolicy(allowOrigins: config.cors.allowOrigins).decorate(&response, request: request)
+        let elapsed = started.duration(to: .now)
+        metrics.recordRequest(route: outcome.route, status: response.status.code)
+        logger.access([
+            ("method", .string(request.method.rawValue)),
+            ("path", .string(request.rawPath)),
+            ("route", .string(outcome.route)),
+            ("status", .int(response.status.code)),
+            ("bytes", .int(request.method == .head ? 0 : response.body.count)),
+            ("duration_ms", .double(Self.milliseconds(elapsed))),
+            ("origin_ms", .double(outcome.originMilliseconds)),
+            ("client", .string(request.remoteAddress)),
+        ])
+        return response
+    }
+
+    // MARK: - Dispatch
+
+    /// What a request needs: an answer now, or work that waits on origins or files.
+    private enum Plan {
+        case answered(RouteResponse)
+        case work(Work)
+    }
+
+    private enum Work {
+        case master(OriginTarget, SubtitleSet)
+        case subtitle(SubtitleURL)
+        case file(String)
+        case passThrough(OriginTarget)
+    }
+
+    /// Routes and classifies a request without any I/O.
+    private func plan(for request: HTTPRequest) -> Plan {
+        if request.method == .options {
+            return .answered(RouteResponse(route: "preflight", response: CORSPolicy(allowOrigins: config.cors.allowOrigins).preflight(request)))
+        }
+        guard request.method == .get || request.method == .head else {
+            return .answered(RouteResponse(route: "error", response: Self.errorResponse(.methodNotAllowed, "only GET, HEAD and OPTIONS are served")))
+        }
+        let route: RequestRouter.Route
+        do {
+            route = try router.route(rawPath: request.rawPath, query: request.query)
+        } catch {
+            return .answered(Self.errorOutcome(error))
+        }
+        switch route {
+        case .health:
+            let state = serverState()
+            return .answered(state.accepting
+                ? RouteResponse(route: "health", response: Self.text(.ok, "ok"))
+                : RouteResponse(route: "health", response: Self.text(.serviceUnavailable, "draining")))
+        case .ready:
+            let state = serverState()
+            return .answered(RouteResponse(route: "ready", response: state.accepting ? Self.text(.ok, "ready") : Self.text(.serviceUnavailable, "not ready")))
+        case .metrics:
+            let text = metrics.render(openConnections: serverState().openConnections, caches: caches.counts)
+            var response = Self.text(.ok, text, trailingNewline: false)
+            response.headers["Content-Type"] = "text/plain; version=0.0.4; charset=utf-8"
+            return .answered(RouteResponse(route: "metrics", response: response))
+        case .subtitle(let url):
+            return .work(.subtitle(url))
+        case .origin(let target):
+            if let set = subtitleSet(forPath: target.proxyPath) { return .work(.master(target, set)) }
+            if let path = target.filePath { return .work(.file(path)) }
+            switch target.segmentMode {
+            case .redirect: return .answered(redirect(to: target.url))
+            case .proxy: return .work(.passThrough(target))
+            }
+        }
+    }
+
+    private func perform(_ work: Work, request: HTTPRequest) async throws -> RouteResponse {
+        switch work {
+        case .master(let target, let set): return try await serveMaster(target, set: set, request: request)
+        case .subtitle(let url): return try await serveSubtitle(url, request: request)
+        case .file(let path): return try await serveFile(path, request: request)
+        case .passThrough(let target): return try await passThrough(target, request: request)
+        }
+    }
+
+    /// The one place errors become responses.
+    private static func errorOutcome(_ error: any Error) -> RouteResponse {
+        if let error = error as? HTTPStatusError {
+            return RouteResponse(route: "error", response: errorResponse(error.status, error.reason))
+        }
+        return RouteResponse(route: "error", response: errorResponse(.internalServerError, "internal error"))
+    }
+
+    /// The first subtitle set whose master rules match a proxy path.
+    func subtitleSet(forPath path: String) -> SubtitleSet? {
+        config.subtitleSets.first { $0.claims(path) }
+    }
+
+    private func redirect(to url: String) -> RouteResponse {
+        var headers = HTTPHeaders()
+        headers["Location"] = url
+        headers["Cache-Control"] = "no-store"
+        return RouteResponse(route: "redirect", response: HTTPResponse(status: .found, headers: headers))
+    }
+
+    // MARK: - Response helpers
+
+    static func text(_ status: HTTPStatus, _ body: String, trailingNewline: Bool = true) -> HTTPResponse {
+        var headers = HTTPHeaders()
+        headers["Content-Type"] = "text/plain; charset=utf-8"
+        headers["Cache-Control"] = "no-store"
+        return HTTPResponse(status: status, headers: headers, bytes: Array((trailingNewline ? body + "\n" : body).utf8))
+    }
+
+    static func errorResponse(_ status: HTTPStatus, _ reason: String) -> HTTPResponse {
+        text(status, "\(status.code) \(status.reasonPhrase): \(reason)")
+    }
+
+    static func milliseconds(_ duration: Duration) -> Double {
+        let parts = duration.components
+        return Double(parts.seconds) * 1000 + Double(parts.attoseconds) / 1e15
+    }
+}
+
+/// A response plus the route name that explains it and the time spent waiting on origins.
+struct RouteResponse: Sendable {
+    var route: String
+    var response: HTTPResponse
+    var originMilliseconds: Double = 0
+}

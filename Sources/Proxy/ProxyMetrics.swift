@@ -1,0 +1,95 @@
+import Synchronization
+
+/// Counters and histograms exposed at `/metrics` in the Prometheus text format 0.0.4.
+public final class ProxyMetrics: Sendable {
+    /// Upper bounds of the origin latency histogram, in seconds.
+    static let latencyBuckets: [Double] = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10]
+
+    private struct Histogram {
+        var buckets = [Int](repeating: 0, count: ProxyMetrics.latencyBuckets.count)
+        var count = 0
+        var sum = 0.0
+    }
+
+    private struct State {
+        var requests: [String: Int] = [:]          // "route|2xx"
+        var originLatency: [String: Histogram] = [:] // by kind
+        var subtitleFallbacks: [String: Int] = [:]   // by reason
+    }
+
+    private let state = Mutex(State())
+
+    /// Makes an empty set of metrics.
+    public init() {}
+
+    /// Counts one answered request.
+    func recordRequest(route: String, status: Int) {
+        let key = "\(route)|\(status / 100)xx"
+        state.withLock { $0.requests[key, default: 0] += 1 }
+    }
+
+    /// Records how long one origin fetch took.
+    func recordOriginFetch(kind: String, seconds: Double) {
+        state.withLock { state in
+            var histogram = state.originLatency[kind] ?? Histogram()
+            for (index, bound) in ProxyMetrics.latencyBuckets.enumerated() where seconds <= bound {
+                histogram.buckets[index] += 1
+            }
+            histogram.count += 1
+            histogram.sum += seconds
+            state.originLatency[kind] = histogram
+        }
+    }
+
+    /// Counts a subtitle served as the empty fallback track.
+    func recordSubtitleFallback(reason: String) {
+        state.withLock { $0.subtitleFallbacks[reason, default: 0] += 1 }
+    }
+
+    /// How many fallbacks were served for `reason` (for tests and logs).
+    func subtitleFallbacks(reason: String) -> Int {
+        state.withLock { $0.subtitleFallbacks[reason] ?? 0 }
+    }
+
+    /// The exposition text; gauges and cache counters are passed in by the caller that owns them.
+    func render(openConnections: Int, caches: [(name: String, hits: Int, misses: Int, bytes: Int)]) -> String {
+        let snapshot = state.withLock { $0 }
+        var out = ""
+        out += "# HELP hls_proxy_requests_total Requests answered, by route and status class.\n"
+        out += "# TYPE hls_proxy_requests_total counter\n"
+        for key in snapshot.requests.keys.sorted() {
+            let parts = key.split(separator: "|")
+            guard parts.count == 2, let value = snapshot.requests[key] else { continue }
+            out += "hls_proxy_requests_total{route=\"\(parts[0])\",status=\"\(parts[1])\"} \(value)\n"
+        }
+        out += "# HELP hls_proxy_origin_fetch_duration_seconds Origin fetch latency, by kind.\n"
+        out += "# TYPE hls_proxy_origin_fetch_duration_seconds histogram\n"
+        for kind in snapshot.originLatency.keys.sorted() {
+            guard let histogram = snapshot.originLatency[kind] else { continue }
+            for (index, bound) in ProxyMetrics.latencyBuckets.enumerated() {
+                out += "hls_proxy_origin_fetch_duration_seconds_bucket{kind=\"\(kind)\",le=\"\(bound)\"} \(histogram.buckets[index])\n"
+            }
+            out += "hls_proxy_origin_fetch_duration_seconds_bucket{kind=\"\(kind)\",le=\"+Inf\"} \(histogram.count)\n"
+            out += "hls_proxy_origin_fetch_duration_seconds_sum{kind=\"\(kind)\"} \(histogram.sum)\n"
+            out += "hls_proxy_origin_fetch_duration_seconds_count{kind=\"\(kind)\"} \(histogram.count)\n"
+        }
+        out += "# HELP hls_proxy_cache_hits_total Cache lookups that found a live entry.\n"
+        out += "# TYPE hls_proxy_cache_hits_total counter\n"
+        for cache in caches { out += "hls_proxy_cache_hits_total{cache=\"\(cache.name)\"} \(cache.hits)\n" }
+        out += "# HELP hls_proxy_cache_misses_total Cache lookups that found nothing live.\n"
+        out += "# TYPE hls_proxy_cache_misses_total counter\n"
+        for cache in caches { out += "hls_proxy_cache_misses_total{cache=\"\(cache.name)\"} \(cache.misses)\n" }
+        out += "# HELP hls_proxy_cache_bytes Bytes held by each in-memory cache.\n"
+        out += "# TYPE hls_proxy_cache_bytes gauge\n"
+        for cache in caches { out += "hls_proxy_cache_bytes{cache=\"\(cache.name)\"} \(cache.bytes)\n" }
+        out += "# HELP hls_proxy_open_connections Client connections currently open.\n"
+        out += "# TYPE hls_proxy_open_connections gauge\n"
+        out += "hls_proxy_open_connections \(openConnections)\n"
+        out += "# HELP hls_proxy_subtitle_fallbacks_total Subtitle files served as an empty track, by reason.\n"
+        out += "# TYPE hls_proxy_subtitle_fallbacks_total counter\n"
+        for reason in snapshot.subtitleFallbacks.keys.sorted() {
+            out += "hls_proxy_subtitle_fallbacks_total{reason=\"\(reason)\"} \(snapshot.subtitleFallbacks[reason] ?? 0)\n"
+        }
+        return out
+    }
+}

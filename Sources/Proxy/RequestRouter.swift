@@ -1,0 +1,120 @@
+import HTTPServer
+
+/// Maps a request path to what the proxy does with it (SPEC "Request URLs").
+struct RequestRouter: Sendable {
+    /// What a request is.
+    enum Route: Sendable {
+        case health
+        case ready
+        case metrics
+        case subtitle(SubtitleURL)
+        case origin(OriginTarget)
+    }
+
+    let mounts: [String: Mount]
+    let allowHosts: [HostPattern]
+
+    init(config: ProxyConfig) {
+        var byName: [String: Mount] = [:]
+        for mount in config.mounts { byName[mount.name] = mount }
+        mounts = byName
+        allowHosts = config.embedded.allowHosts
+    }
+
+    /// Routes a request target given as raw (still percent-encoded) path and query.
+    func route(rawPath: String, query: String?) throws(ProxyError) -> Route {
+        let segments = rawPath.split(separator: "/", omittingEmptySubsequences: false).dropFirst()
+        guard let first = segments.first, !first.isEmpty else {
+            throw .notFound("no mount given: use /{mount}/{path} or /{http|https}/{host}/{path}")
+        }
+        switch first {
+        case "healthz" where segments.count == 1: return .health
+        case "readyz" where segments.count == 1: return .ready
+        case "metrics" where segments.count == 1: return .metrics
+        case Substring(SubtitleURL.reservedPrefix):
+            guard let url = SubtitleURL(segmentsAfterPrefix: segments.dropFirst()) else {
+                throw .notFound("unknown synthesized resource")
+            }
+            return .subtitle(url)
+        case "http", "https":
+            if mounts[String(first)] == nil {
+                return .origin(try embeddedTarget(scheme: String(first), segments: segments.dropFirst(), query: query))
+            }
+        default:
+            break
+        }
+        let name = try PathDecoding.decodeSegment(first)
+        guard let mount = mounts[name] else { throw .notFound("no mount named \"\(Sanitized.text(name))\"") }
+        return .origin(try mountTarget(mount, rest: segments.dropFirst(), query: query))
+    }
+
+    /// The origin target of a mount-form request.
+    func mountTarget(_ mount: Mount, rest: ArraySlice<Substring>, query: String?) throws(ProxyError) -> OriginTarget {
+        let rawRest = rest.joined(separator: "/")
+        let proxyTarget = "/" + ([mount.name] + rest.map(String.init)).joined(separator: "/") + (query.map { "?" + $0 } ?? "")
+        let decodedPath = "/" + mount.name + "/" + (try PathDecoding.decodePath(rawRest))
+        switch mount.origin {
+        case .http(let baseURL):
+            let url = baseURL + "/" + rawRest + (query.map { "?" + $0 } ?? "")
+            return OriginTarget(mount: mount, url: url, proxyPath: decodedPath, proxyTarget: proxyTarget)
+        case .directory(let root):
+            let path = try FileConfinement.confinedPath(root: root, rawRelativePath: rawRest)
+            return OriginTarget(mount: mount, url: FileConfinement.fileURL(path: path), proxyPath: decodedPath, proxyTarget: proxyTarget)
+        }
+    }
+
+    /// The origin target of an embedded-form request `/{scheme}/{host[:port]}/{path}`.
+    func embeddedTarget(scheme: String, segments: ArraySlice<Substring>, query: String?) throws(ProxyError) -> OriginTarget {
+        guard !allowHosts.isEmpty else {
+            throw .notFound("embedded origin URLs are disabled (no embedded.allow_hosts configured)")
+        }
+        guard let authority = segments.first, !authority.isEmpty else {
+            throw .badRequest("embedded URL needs /\(scheme)/{host}/{path}")
+        }
+        guard let host = EmbeddedAuthority.host(of: authority) else {
+            throw .badRequest("embedded URL has a malformed host")
+        }
+        guard allowHosts.contains(where: { $0.matches(host) }) else {
+            throw .forbidden("host \(host) is not on the embedded allowlist")
+        }
+        let rawRest = segments.dropFirst().joined(separator: "/")
+        let suffix = query.map { "?" + $0 } ?? ""
+        let url = "\(scheme)://\(authority.lowercased())/\(rawRest)\(suffix)"
+        let decodedPath = "/\(scheme)/\(authority.lowercased())/" + (try PathDecoding.decodePath(rawRest))
+        let proxyTarget = "/\(scheme)/\(authority)/\(rawRest)\(suffix)"
+        return OriginTarget(mount: nil, url: url, proxyPath: decodedPath, proxyTarget: proxyTarget)
+    }
+}
+
+/// The `host[:port]` segment of an embedded URL, checked strictly: a letter-digit-dot-hyphen name or an
+/// IPv4 address, optional decimal port 1-65535. Anything else (userinfo, percent signs) is refused.
+enum EmbeddedAuthority {
+    static func host(of authority: Substring) -> String? {
+        var host = authority
+        if let colon = authority.lastIndex(of: ":") {
+            let port = authority[authority.index(after: colon)...]
+            guard !port.isEmpty, port.count <= 5, port.allSatisfy(\.isASCII), port.allSatisfy(\.isNumber),
+                  let value = Int(port), value >= 1, value <= 65535
+            else { return nil }
+            host = authority[..<colon]
+        }
+        guard !host.isEmpty, host.count <= 253,
+              host.utf8.allSatisfy({ byte in
+                  (byte >= 0x61 && byte <= 0x7A) || (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x30 && byte <= 0x39)
+                      || byte == UInt8(ascii: ".") || byte == UInt8(ascii: "-")
+              }),
+              host.first != ".", host.first != "-"
+        else { return nil }
+        return host.lowercased()
+    }
+}
+
+/// Makes text from a client safe to echo in a one-line error body.
+enum Sanitized {
+    static func text<S: StringProtocol>(_ value: S, limit: Int = 80) -> String {
+        let cleaned = value.unicodeScalars.prefix(limit).map { scalar -> Character in
+            scalar.value < 0x20 || scalar.value == 0x7F ? "?" : Character(scalar)
+        }
+        return String(cleaned)
+    }
+}

@@ -1,0 +1,24 @@
+import HLS
+
+extension SubtitleSet {
+    /// The master with this set's tracks added, each pointing at its synthesized playlist for the master
+    /// the player asked for (`masterTarget`, the proxy path and query).
+    func rewrite(_ master: [UInt8], masterTarget: String) throws(PlaylistError) -> [UInt8] {
+        let rewriter = MasterPlaylistRewriter(tracks: tracks.map(\.track), groupID: groupID)
+        return try rewriter.rewrite(master) { index in
+            guard tracks.indices.contains(index) else { return "" }
+            return SubtitleURL(setName: name, trackID: tracks[index].id, masterTarget: masterTarget, resource: .playlist).path
+        }
+    }
+
+    /// Whether one of this set's master rules matches a proxy path.
+    func claims(_ path: String) -> Bool {
+        masters.contains { $0.matches(path) }
+    }
+}
+
+/// Splits a request target into raw path and query.
+func splitTarget<S: StringProtocol>(_ target: S) -> (path: String, query: String?) {
+    guard let mark = target.firstIndex(of: "?") else { return (String(target), nil) }
+    return (String(target[..<mark]), String(target[target.index(after: mark)...]))
+}

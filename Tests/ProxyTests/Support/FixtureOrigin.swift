@@ -1,0 +1,68 @@
+import Foundation
+import HTTPServer
+import Synchronization
+
+/// A real in-process origin: the project's own HTTPServer serving Tests/Fixtures, with switchable faults.
+final class FixtureOrigin: Sendable {
+    enum Fault: Sendable {
+        case status(Int)
+        case body([UInt8], contentType: String)
+        case delay(Duration)
+        case redirect(String)
+    }
+
+    private struct State {
+        var faults: [String: Fault] = [:]
+        var hits: [String: Int] = [:]
+        var lastHeaders: [String: HTTPHeaders] = [:]
+    }
+
+    private let state = LockedBox(State())
+    private let server: HTTPServer
+
+    static var fixturesRoot: String {
+        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("Fixtures").path
+    }
+
+    init() throws {
+        let state = self.state
+        let root = FixtureOrigin.fixturesRoot
+        var configuration = HTTPServerConfiguration()
+        configuration.port = 0
+        server = HTTPServer(configuration: configuration) { request in
+            let fault = state.withLock { state -> Fault? in
+                state.hits[request.path, default: 0] += 1
+                state.lastHeaders[request.path] = request.headers
+                return state.faults[request.path]
+            }
+            switch fault {
+            case .status(let code):
+                return HTTPResponse(status: HTTPStatus(code: code), bytes: Array("fault \(code)\n".utf8))
+            case .body(let bytes, let contentType):
+                return HTTPResponse(status: .ok, headers: ["Content-Type": contentType], bytes: bytes)
+            case .delay(let duration):
+                try await Task.sleep(for: duration)
+            case .redirect(let location):
+                return HTTPResponse(status: .found, headers: ["Location": location])
+            case nil:
+                break
+            }
+            guard !request.path.contains(".."), let data = FileManager.default.contents(atPath: root + request.path) else {
+                return HTTPResponse(status: .notFound, bytes: Array("not found\n".utf8))
+            }
+            let type = request.path.hasSuffix(".m3u8") ? "application/vnd.apple.mpegurl" : "application/octet-stream"
+            return HTTPResponse(status: .ok, headers: ["Content-Type": type], bytes: Array(data))
+        }
+        try server.start()
+    }
+
+    var port: Int { server.port }
+    var baseURL: String { "http://127.0.0.1:\(port)" }
+
+    func setFault(_ path: String, _ fault: Fault?) { state.withLock { $0.faults[path] = fault } }
+    func hits(_ path: String) -> Int { state.withLock { $0.hits[path] ?? 0 } }
+    func lastHeaders(_ path: String) -> HTTPHeaders? { state.withLock { $0.lastHeaders[path] } }
+
+    func stop() async { await server.stop(gracePeriod: .milliseconds(100)) }
+}

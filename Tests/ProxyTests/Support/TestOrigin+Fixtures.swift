@@ -1,0 +1,40 @@
+import Foundation
+import Glibc
+import HTTPServer
+@testable import Proxy
+
+extension TestOrigin {
+    /// A port with nothing listening: bound to get a free number, then closed without listen().
+    static func closedPort() -> Int {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(fd) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        _ = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        _ = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
+        }
+        return Int(UInt16(bigEndian: address.sin_port))
+    }
+
+    /// The repository's Tests/Fixtures directory.
+    static var fixtures: URL {
+        URL(fileURLWithPath: #filePath)
+            .deletingLastPathComponent() // Support
+            .deletingLastPathComponent() // ProxyTests
+            .deletingLastPathComponent() // Tests
+            .appendingPathComponent("Fixtures")
+    }
+}
+
+/// A client with short timeouts so failure tests finish quickly.
+func makeTestClient(connectTimeout: Duration = .seconds(2), totalTimeout: Duration = .seconds(5)) -> OriginClient {
+    var configuration = OriginClient.Configuration()
+    configuration.connectTimeout = connectTimeout
+    configuration.totalTimeout = totalTimeout
+    return OriginClient(configuration: configuration)
+}

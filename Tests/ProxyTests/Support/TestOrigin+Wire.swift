@@ -1,0 +1,80 @@
+import Foundation
+import Glibc
+import HTTPServer
+
+extension TestOrigin {
+    /// A complete response with Content-Length.
+    static func response(status: Int, reason: String = "Status", headers: [(String, String)] = [], body: [UInt8]) -> [UInt8] {
+        var text = "HTTP/1.1 \(status) \(reason)\r\n"
+        for (name, value) in headers { text += "\(name): \(value)\r\n" }
+        if !headers.contains(where: { $0.0.lowercased() == "content-length" || $0.0.lowercased() == "transfer-encoding" }) {
+            text += "Content-Length: \(body.count)\r\n"
+        }
+        text += "Connection: close\r\n\r\n"
+        return Array(text.utf8) + body
+    }
+
+    /// A redirect to `location`.
+    static func redirect(_ status: Int = 302, to location: String) -> Behaviour {
+        .raw(response(status: status, headers: [("Location", location)], body: []))
+    }
+
+    static func pathOf(_ target: String) -> String {
+        String(target.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false).first ?? "")
+    }
+
+    static func seconds(_ duration: Duration) -> TimeInterval {
+        Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
+    }
+
+    /// Reads the request head (the client sends no body).
+    func readRequest(_ fd: Int32) -> RecordedRequest? {
+        var bytes: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 4096)
+        let end = Array("\r\n\r\n".utf8)
+        while bytes.count < 65_536 {
+            let count = chunk.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
+            if count <= 0 { return nil }
+            bytes.append(contentsOf: chunk[0..<count])
+            if bytes.count >= 4, (0...(bytes.count - 4)).contains(where: { Array(bytes[$0..<($0 + 4)]) == end }) { break }
+        }
+        let lines = String(decoding: bytes, as: UTF8.self).components(separatedBy: "\r\n")
+        let requestLine = (lines.first ?? "").split(separator: " ")
+        guard requestLine.count == 3 else { return nil }
+        var headers = HTTPHeaders()
+        for line in lines.dropFirst() where !line.isEmpty {
+            guard let colon = line.firstIndex(of: ":") else { continue }
+            headers.add(String(line[..<colon]), line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces))
+        }
+        return RecordedRequest(method: String(requestLine[0]), target: String(requestLine[1]), headers: headers)
+    }
+
+    /// Writes everything; false when the peer is gone.
+    @discardableResult
+    func write(_ fd: Int32, _ bytes: [UInt8]) -> Bool {
+        var offset = 0
+        while offset < bytes.count {
+            let written = bytes.withUnsafeBytes { send(fd, $0.baseAddress.map { $0 + offset }, $0.count - offset, Int32(MSG_NOSIGNAL)) }
+            if written <= 0 { return false }
+            offset += written
+        }
+        return true
+    }
+
+    /// Blocks until the client closes the connection (counted) or the origin stops.
+    func waitForPeerClose(_ fd: Int32) {
+        var scratch = [UInt8](repeating: 0, count: 256)
+        while true {
+            var descriptor = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+            let ready = poll(&descriptor, 1, 20)
+            if isStopped { return }
+            if ready > 0 {
+                let count = scratch.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
+                if count <= 0 {
+                    noteClientClosed()
+                    return
+                }
+            }
+        }
+    }
+}
