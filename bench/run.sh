@@ -84,7 +84,8 @@ start_proxy() { # PORT MASTER_TTL NAME
     proxy_config "$1" "$2" "$WORK/$3.json"
     local out=/dev/null
     [ "$LOGS" = on ] && out="$WORK/$3.access.log"
-    "$PROXY" --config "$WORK/$3.json" > "$out" 2> "$WORK/$3.err" &
+    # HLS_PROXY_ACCESS_LOG=off is honoured only by a build that has that switch; otherwise lines go to /dev/null.
+    HLS_PROXY_ACCESS_LOG=$LOGS "$PROXY" --config "$WORK/$3.json" > "$out" 2> "$WORK/$3.err" &
     PIDS+=($!)
     wait_healthy "$1"
 }
