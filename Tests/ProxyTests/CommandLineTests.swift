@@ -97,6 +97,14 @@ import Testing
         #expect(child.standardError.contains("draining"))
     }
 
+    @Test func sigintDrainsAndExitsZeroToo() async throws {
+        let child = try RunningProcess(["--config", "config.example.json", "--port", "0"], currentDirectory: Self.root)
+        #expect(try await child.waitForError(containing: "listening on http://") != nil)
+        child.process.interrupt()  // SIGINT
+        #expect(try await child.waitForExit(timeout: .seconds(15)) == 0)
+        #expect(child.standardError.contains("signal 2: draining"))
+    }
+
     @Test func aClosedAccessLogPipeDoesNotStopTheServer() async throws {
         let child = try RunningProcess(["--config", "config.example.json", "--port", "0"], currentDirectory: Self.root)
         let banner = try #require(try await child.waitForError(containing: "listening on http://"))
