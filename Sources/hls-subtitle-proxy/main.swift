@@ -70,7 +70,7 @@ case .rewrite(let url, let input):
 case .serve:
     let config = loadConfig()
     let level = options.logLevel ?? config.logLevel.flatMap { LogSeverity(name: $0.rawValue) } ?? .info
-    let logger = ProxyLogger.standard(level: level)
+    let logger = ProxyLogger.standard(level: level, accessLog: options.accessLog ?? config.accessLog)
     let service = ProxyService(config: config, logger: logger)
     do {
         try service.start()
