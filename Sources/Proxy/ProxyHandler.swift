@@ -70,16 +70,10 @@ public final class ProxyHandler: Sendable {
         CORSPolicy(allowOrigins: config.cors.allowOrigins).decorate(&response, request: request)
         let elapsed = started.duration(to: .now)
         metrics.recordRequest(route: outcome.route, status: response.status.code)
-        logger.access([
-            ("method", .string(request.method.rawValue)),
-            ("path", .string(request.rawPath)),
-            ("route", .string(outcome.route)),
-            ("status", .int(response.status.code)),
-            ("bytes", .int(request.method == .head ? 0 : response.body.count)),
-            ("duration_ms", .double(Self.milliseconds(elapsed))),
-            ("origin_ms", .double(outcome.originMilliseconds)),
-            ("client", .string(request.remoteAddress)),
-        ])
+        logger.access(
+            method: request.method.rawValue, path: request.rawPath, route: outcome.route, status: response.status.code,
+            bytes: request.method == .head ? 0 : response.body.count, durationMilliseconds: Self.milliseconds(elapsed),
+            originMilliseconds: outcome.originMilliseconds, client: request.remoteAddress)
         return response
     }
 

@@ -245,3 +245,35 @@ import Testing
         #expect(cached.headers["X-HLS-Proxy-Route"] == "master")
     }
 }
+
+/// Access lines are JSON whatever the request carried.
+@Suite struct AccessLogTests {
+    @Test func accessLinesAreValidJSONEvenForHostilePaths() throws {
+        let lines = LockedBox<[String]>([])
+        let logger = ProxyLogger(level: .error, accessSink: { line in lines.withLock { $0.append(line) } }, diagnosticSink: { _ in })
+        let hostile = "/a\"b\\c\u{1}d\u{7F}é"
+        logger.access(method: "GET", path: hostile, route: "redirect", status: 302, bytes: 0,
+                      durationMilliseconds: 1.2345, originMilliseconds: 0, client: "[::1]:5000")
+        let line = try #require(lines.withLock { $0.first })
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+        #expect(object["path"] as? String == hostile)
+        #expect(object["duration_ms"] as? Double == 1.235)
+        #expect(object["origin_ms"] as? Double == 0)
+        #expect(object["status"] as? Int == 302)
+        #expect(line.contains("\"duration_ms\":1.235,"))
+    }
+
+    @Test func aDisabledAccessLogBuildsNoLine() {
+        let lines = LockedBox<[String]>([])
+        var logger = ProxyLogger(level: .error, accessSink: { line in lines.withLock { $0.append(line) } }, diagnosticSink: { _ in })
+        logger.accessEnabled = false
+        logger.access(method: "GET", path: "/", route: "health", status: 200, bytes: 3, durationMilliseconds: 0, originMilliseconds: 0, client: "")
+        #expect(lines.withLock { $0.isEmpty })
+    }
+
+    @Test func theConfigCanTurnTheAccessLogOff() throws {
+        #expect(try ProxyConfig.decode(Array(#"{ "access_log": false }"#.utf8), environment: [:]).accessLog == false)
+        #expect(try ProxyConfig.decode(Array("{}".utf8), environment: [:]).accessLog == true)
+        #expect(throws: ConfigError.self) { try ProxyConfig.decode(Array(#"{ "access_log": "sometimes" }"#.utf8), environment: [:]) }
+    }
+}
