@@ -11,6 +11,8 @@ final class Connection {
         case handling
         /// A response is being written.
         case writing
+        /// A streamed body's head and pieces so far are written; waiting for the producer's next piece.
+        case streaming
         /// Write side shut after a closing response; discarding input until the peer closes.
         case lingering
     }
@@ -44,6 +46,8 @@ final class Connection {
     var outputBody: [UInt8] = []
     var outputOffset = 0
     var closeAfterWrite = false
+    /// The streamed body being sent, if the current response has one.
+    var bodyPump: ResponseBodyPump?
     /// Counted in `openConnections` and against the cap (a lingering or over-cap connection is not).
     var isServing = true
 

@@ -22,7 +22,7 @@ extension EventLoop {
         switch connection.state {
         case .awaitingHead: arm(connection, connection.input.isEmpty ? .idle : .header)
         case .readingBody: arm(connection, .header)
-        case .handling, .writing, .lingering: break
+        case .handling, .writing, .streaming, .lingering: break
         }
     }
 
@@ -52,7 +52,7 @@ extension EventLoop {
     private func keep<C: Collection<UInt8>>(_ rest: C, for connection: Connection) {
         guard isOpen(connection), !rest.isEmpty else { return }
         switch connection.state {
-        case .awaitingHead, .readingBody, .handling, .writing: connection.input = Array(rest)
+        case .awaitingHead, .readingBody, .handling, .writing, .streaming: connection.input = Array(rest)
         case .lingering: break
         }
     }
@@ -113,7 +113,7 @@ extension EventLoop {
                 connection.body = []
                 startHandler(connection, head, body: body)
                 return offset
-            case .handling, .writing, .lingering:
+            case .handling, .writing, .streaming, .lingering:
                 return offset
             }
         }

@@ -38,7 +38,14 @@ extension EventLoop {
     /// Serializes the response into the shared head buffer and writes head and body in one writev;
     /// only what the socket did not take is copied into the connection, to go out on EPOLLOUT.
     func startResponse(_ connection: Connection, _ response: HTTPResponse) {
-        let keepAlive = connection.keepAlive && stopDeadline == nil
+        var keepAlive = connection.keepAlive && stopDeadline == nil
+        var stream: (length: Int?, producer: @Sendable (HTTPBodyWriter) async throws -> Void)?
+        if case .stream(let length, let producer) = response.body, !connection.isHeadRequest,
+           response.status.code != 204, response.status.code != 304 {
+            stream = (length, producer)
+            // HTTP/1.0 has no chunked coding: a body of unknown length ends with the connection.
+            if length == nil && connection.requestVersion == .http1_0 { keepAlive = false }
+        }
         let framing = ResponseWriter.Framing(
             isHeadRequest: connection.isHeadRequest, keepAlive: keepAlive,
             requestVersion: connection.requestVersion, date: date.current(), serverName: configuration.serverName)
@@ -48,6 +55,7 @@ extension EventLoop {
         let body = ResponseWriter.serialize(response, framing: framing, into: &head)
         connection.closeAfterWrite = !keepAlive
         connection.state = .writing
+        if let stream { startStreaming(connection, length: stream.length, producer: stream.producer) }
         var written = 0
         switch connection.socket.write(head: head, body: body, from: 0) {
         case .done(let count): written = count
@@ -59,7 +67,11 @@ extension EventLoop {
         }
         if written >= head.count + body.count {
             headBuffer = head
-            finishWrite(connection)
+            if let pump = connection.bodyPump {
+                streamDrained(connection, pump)
+            } else {
+                finishWrite(connection)
+            }
             return
         }
         connection.outputHead = Array(head[min(written, head.count)...])
@@ -86,6 +98,10 @@ extension EventLoop {
                 close(connection)
                 return false
             }
+        }
+        if let pump = connection.bodyPump {
+            streamDrained(connection, pump)
+            return true
         }
         finishWrite(connection)
         return true
@@ -153,6 +169,9 @@ extension EventLoop {
         }
         connection.handlerTask?.cancel()
         connection.handlerTask = nil
+        // A producer waiting on this connection learns the client is gone (its write throws).
+        connection.bodyPump?.resumeWaiter(false)
+        connection.bodyPump = nil
         connection.socket.close()
     }
 }

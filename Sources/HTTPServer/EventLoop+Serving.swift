@@ -24,7 +24,7 @@ extension EventLoop {
             case .lingering:
                 if connection.readable { drainLingering(connection) }
                 return
-            case .handling:
+            case .handling, .streaming:
                 return
             }
         }

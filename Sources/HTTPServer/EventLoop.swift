@@ -176,7 +176,7 @@ final class EventLoop: @unchecked Sendable {
     }
 
     private func drainMailbox() {
-        let (completions, stopGrace) = mailbox.take()
+        let (completions, bodyEvents, stopGrace) = mailbox.take()
         if let stopGrace, stopDeadline == nil { beginStop(graceMilliseconds: stopGrace) }
         for completion in completions {
             guard let connection = lookup(completion.token), connection.state == .handling else { continue }
@@ -184,6 +184,7 @@ final class EventLoop: @unchecked Sendable {
             startResponse(connection, completion.response)
             serve(connection)
         }
+        for event in bodyEvents { handleBodyEvent(event) }
     }
 
     /// Stops accepting, closes idle connections and lets the rest finish by the deadline.
@@ -197,7 +198,7 @@ final class EventLoop: @unchecked Sendable {
             switch connection.state {
             case .awaitingHead where connection.input.isEmpty: close(connection)
             case .awaitingHead, .readingBody, .handling: connection.keepAlive = false
-            case .writing, .lingering: break
+            case .writing, .streaming, .lingering: break
             }
         }
     }

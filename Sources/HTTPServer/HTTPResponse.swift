@@ -20,18 +20,32 @@ public struct HTTPResponse: Sendable {
     }
 }
 
-/// A response body. Whole bytes today; the enum leaves room for a streamed body with backpressure.
+/// A response body: whole bytes, or produced while it is sent.
 public enum HTTPBody: Sendable {
     /// No body (Content-Length: 0).
     case empty
     /// The whole body in memory.
     case bytes([UInt8])
+    /// A body written piece by piece by `producer` while the response goes out, with backpressure.
+    /// With a `length`, exactly that many bytes must be written (Content-Length framing); without one
+    /// the body is chunked (HTTP/1.1) or ends at the close (HTTP/1.0). HEAD never runs the producer.
+    case stream(length: Int?, producer: @Sendable (HTTPBodyWriter) async throws -> Void)
 
-    /// The body length in bytes.
+    /// The body length in bytes; for a stream of unknown length, 0.
     public var count: Int {
         switch self {
         case .empty: return 0
         case .bytes(let bytes): return bytes.count
+        case .stream(let length, _): return length ?? 0
+        }
+    }
+
+    /// The body length when it is known before sending.
+    public var knownLength: Int? {
+        switch self {
+        case .empty: return 0
+        case .bytes(let bytes): return bytes.count
+        case .stream(let length, _): return length
         }
     }
 }

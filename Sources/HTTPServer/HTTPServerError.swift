@@ -19,6 +19,9 @@ public struct HTTPServerError: Error, CustomStringConvertible, Sendable {
     /// `bind(127.0.0.1:8080): Address already in use`.
     public var description: String { "\(operation): \(message)" }
 
+    /// A streamed body's client went away before the body was sent.
+    static let clientGone = HTTPServerError(operation: "write body", message: "client closed the connection")
+
     /// A failed system call, named with its context, with the errno's text.
     static func system(_ operation: String, errno code: Int32) -> HTTPServerError {
         let text = strerror(code).map { String(cString: $0) } ?? "errno \(code)"

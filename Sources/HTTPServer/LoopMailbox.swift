@@ -11,8 +11,20 @@ final class LoopMailbox: Sendable {
         var response: HTTPResponse
     }
 
+    /// A streamed body's next piece (with the producer waiting for it to go out) or its end.
+    struct BodyEvent: Sendable {
+        enum Kind: Sendable {
+            case piece([UInt8], CheckedContinuation<Bool, Never>)
+            case end(finished: Bool)
+        }
+
+        var token: UInt64
+        var kind: Kind
+    }
+
     private struct Contents {
         var completions: [Completion] = []
+        var bodyEvents: [BodyEvent] = []
         var stopGraceMilliseconds: Int64?
         var wakePending = false
         var closed = false
@@ -36,6 +48,17 @@ final class LoopMailbox: Sendable {
         }
     }
 
+    /// Queues a body event; once the loop has ended, a piece is answered "not delivered" at once.
+    func post(_ event: BodyEvent) {
+        let refused = contents.withLock { contents -> Bool in
+            guard !contents.closed else { return true }
+            contents.bodyEvents.append(event)
+            wake(&contents)
+            return false
+        }
+        if refused, case .piece(_, let continuation) = event.kind { continuation.resume(returning: false) }
+    }
+
     /// Asks the loop to stop, finishing in-flight requests within the grace period.
     func requestStop(graceMilliseconds: Int64) {
         contents.withLock { contents in
@@ -47,16 +70,18 @@ final class LoopMailbox: Sendable {
 
     /// Everything queued since the last call. Resets the eventfd before emptying the queue, under the lock,
     /// so a post racing with this call always leaves either its item here or a fresh wake-up.
-    func take() -> (completions: [Completion], stopGraceMilliseconds: Int64?) {
+    func take() -> (completions: [Completion], bodyEvents: [BodyEvent], stopGraceMilliseconds: Int64?) {
         contents.withLock { contents in
             var counter: eventfd_t = 0
             _ = eventfd_read(wakeFD, &counter)
             contents.wakePending = false
             let taken = contents.completions
             contents.completions = []
+            let events = contents.bodyEvents
+            contents.bodyEvents = []
             let stop = contents.stopGraceMilliseconds
             contents.stopGraceMilliseconds = nil
-            return (taken, stop)
+            return (taken, events, stop)
         }
     }
 
@@ -65,6 +90,10 @@ final class LoopMailbox: Sendable {
         contents.withLock { contents in
             contents.closed = true
             contents.completions = []
+            for event in contents.bodyEvents {
+                if case .piece(_, let continuation) = event.kind { continuation.resume(returning: false) }
+            }
+            contents.bodyEvents = []
             _ = Glibc.close(wakeFD)
         }
     }

@@ -55,9 +55,15 @@ enum ResponseWriter {
         head.append(contentsOf: framing.date)
         append("\r\n", to: &head)
         if !bodyless {
-            append("Content-Length: ", to: &head)
-            appendDecimal(response.body.count, to: &head)
-            append("\r\n", to: &head)
+            if let length = response.body.knownLength {
+                append("Content-Length: ", to: &head)
+                appendDecimal(length, to: &head)
+                append("\r\n", to: &head)
+            } else if !framing.isHeadRequest && framing.requestVersion != .http1_0 {
+                // RFC 9112 §6.1: a streamed body of unknown length goes chunked to HTTP/1.1 clients;
+                // HTTP/1.0 clients get it delimited by the close instead.
+                append("Transfer-Encoding: chunked\r\n", to: &head)
+            }
         }
         if !framing.keepAlive {
             append("Connection: close\r\n", to: &head)

@@ -38,6 +38,12 @@ enum ByteRangeRequest {
         return .partial(lower: lower, upper: upper)
     }
 
+    /// Whether a Range header is one single range worth sending upstream; multi-range and malformed
+    /// values are not (the whole body is served instead, RFC 9110 §14.2).
+    static func isForwardable(_ header: String) -> Bool {
+        outcome(header: header, length: Int.max / 2) != .whole
+    }
+
     /// Applies the request's Range header to a whole 200 response with an in-memory body.
     static func apply(to response: HTTPResponse, request: HTTPRequest) -> HTTPResponse {
         guard response.status == .ok, case .bytes(let body) = response.body else { return response }

@@ -11,6 +11,7 @@ struct MasterRelocation {
     static let uriTags: Set<String> = [
         "EXT-X-MEDIA", "EXT-X-I-FRAME-STREAM-INF", "EXT-X-SESSION-DATA", "EXT-X-SESSION-KEY",
         "EXT-X-CONTENT-STEERING", "EXT-X-KEY", "EXT-X-MAP", "EXT-X-PRELOAD-HINT", "EXT-X-RENDITION-REPORT",
+        "EXT-X-PART",
     ]
 
     let router: RequestRouter
@@ -46,7 +47,14 @@ struct MasterRelocation {
         guard !Self.isAbsolute(reference), !reference.hasPrefix("data:"),
               let target = URLReference.resolve(reference, against: finalURL)
         else { return nil }
-        for mount in mounts {
+        return proxyPath(for: target) ?? target
+    }
+
+    /// An absolute origin URL as a proxy path: under the first mount whose base covers it (`preferring`
+    /// one first), else in embedded form when its host is allowlisted; nil when neither covers it.
+    func proxyPath(for target: String, preferring preferred: Mount? = nil) -> String? {
+        let ordered = preferred.map { [$0] + mounts } ?? mounts
+        for mount in ordered {
             guard case .http(let base) = mount.origin, target.hasPrefix(base + "/") else { continue }
             return "/" + mount.name + target.dropFirst(base.count)
         }
@@ -54,10 +62,10 @@ struct MasterRelocation {
            let schemeEnd = target.range(of: "://") {
             return "/" + target[..<schemeEnd.lowerBound] + "/" + target[schemeEnd.upperBound...]
         }
-        return target
+        return nil
     }
 
-    private static func isAbsolute(_ reference: String) -> Bool {
+    static func isAbsolute(_ reference: String) -> Bool {
         guard let colon = reference.firstIndex(of: ":") else { return false }
         let scheme = reference[..<colon]
         return !scheme.isEmpty && !scheme.contains("/") && !scheme.contains("?") && !scheme.contains("#")

@@ -13,16 +13,8 @@ extension ProxyHandler {
         return RouteResponse(route: "file", response: HTTPResponse(status: .ok, headers: headers, bytes: fetched.body))
     }
 
-    /// Mode `proxy`: fetches the whole body with the mount's headers and hands it on.
+    /// Mode `proxy`: streamed through (see `streamThrough`).
     func passThrough(_ target: OriginTarget, request: HTTPRequest) async throws -> RouteResponse {
-        var extra = HTTPHeaders()
-        if let range = request.headers["Range"] { extra["Range"] = range }
-        let (fetched, elapsed) = try await fetch(
-            target.url, kind: "segment", maxBytes: config.limits.maxProxyBodyBytes, mount: target.mount, request: request, extraHeaders: extra)
-        var headers = HTTPHeaders()
-        headers["Content-Type"] = fetched.contentType ?? Self.contentType(forPath: target.proxyPath)
-        let status = HTTPStatus(code: fetched.status)
-        if fetched.status >= 500 { throw Self.originFailure(fetched.status, what: "resource") }
-        return RouteResponse(route: "proxy", response: HTTPResponse(status: status, headers: headers, bytes: fetched.body), originMilliseconds: elapsed)
+        try await streamThrough(target, request: request)
     }
 }

@@ -5,8 +5,9 @@ import Glibc
 final class HTTPClientConnection {
     /// The socket, or -1 once closed.
     private(set) var descriptor: Int32
-    /// The instant the whole exchange must be over by.
-    let deadline: ContinuousClock.Instant
+    /// The instant the next wait must end by: the whole exchange's deadline, or for a streamed body
+    /// the idle deadline, moved forward before each read.
+    var deadline: ContinuousClock.Instant
     /// Fired when the calling task is cancelled.
     let cancellation: HTTPClientCancellation
     /// Reused receive space, so a read never allocates.

@@ -1,33 +1,48 @@
 extension HTTPResponseReader {
     /// Reads the body as `framing` says, failing as soon as it would exceed `limit` bytes.
     mutating func readBody(_ framing: HTTPBodyFraming, limit: Int) throws(HTTPClientError) -> [UInt8] {
-        switch framing {
-        case .none:
-            return []
-        case .contentLength(let length):
+        var body: [UInt8] = []
+        if case .contentLength(let length) = framing {
             // Checked before reading: a claimed length is never allocated beyond the cap.
             guard length <= limit else { throw .bodyTooLarge(limit: limit) }
-            var body: [UInt8] = []
             body.reserveCapacity(min(length, 1 << 20))
-            try readExactly(length, into: &body)
-            return body
+        }
+        try streamBody(framing, limit: limit) { (piece: ArraySlice<UInt8>) throws(HTTPClientError) in
+            body.append(contentsOf: piece)
+        }
+        return body
+    }
+
+    /// Reads the body as `framing` says and hands each received piece to `emit` as it arrives, never
+    /// holding more than one read's worth. A transfer that ends early is `.truncatedBody`; one that
+    /// declares or sends more than `limit` bytes is `.bodyTooLarge`, before the excess is read.
+    mutating func streamBody(
+        _ framing: HTTPBodyFraming, limit: Int = .max, emit: (ArraySlice<UInt8>) throws(HTTPClientError) -> Void
+    ) throws(HTTPClientError) {
+        switch framing {
+        case .none:
+            return
+        case .contentLength(let length):
+            guard length <= limit else { throw .bodyTooLarge(limit: limit) }
+            try streamExactly(length, emit: emit)
         case .chunked:
-            return try readChunked(limit: limit)
+            try streamChunked(limit: limit, emit: emit)
         case .untilClose:
-            var body = Array(take(upTo: buffered))
-            guard body.count <= limit else { throw .bodyTooLarge(limit: limit) }
-            compact()
-            while try fill() > 0 {
-                body.append(contentsOf: take(upTo: buffered))
+            var total = 0
+            while true {
+                if buffered > 0 {
+                    total = total &+ buffered
+                    guard total >= 0, total <= limit else { throw .bodyTooLarge(limit: limit) }
+                    try emit(take(upTo: buffered))
+                }
                 compact()
-                guard body.count <= limit else { throw .bodyTooLarge(limit: limit) }
+                guard try fill() > 0 else { return }
             }
-            return body
         }
     }
 
-    /// Appends exactly `count` bytes; the stream ending first is a truncated body.
-    private mutating func readExactly(_ count: Int, into body: inout [UInt8]) throws(HTTPClientError) {
+    /// Emits exactly `count` bytes; the stream ending first is a truncated body.
+    private mutating func streamExactly(_ count: Int, emit: (ArraySlice<UInt8>) throws(HTTPClientError) -> Void) throws(HTTPClientError) {
         var needed = count
         while needed > 0 {
             if buffered == 0 {
@@ -35,21 +50,22 @@ extension HTTPResponseReader {
                 guard try fill() > 0 else { throw .truncatedBody }
             }
             let slice = take(upTo: needed)
-            body.append(contentsOf: slice)
+            try emit(slice)
             needed -= slice.count
         }
     }
 
     /// RFC 9112 §7.1: chunk-size [ext] CRLF data CRLF ... 0 CRLF trailers CRLF.
-    private mutating func readChunked(limit: Int) throws(HTTPClientError) -> [UInt8] {
-        var body: [UInt8] = []
+    private mutating func streamChunked(limit: Int, emit: (ArraySlice<UInt8>) throws(HTTPClientError) -> Void) throws(HTTPClientError) {
+        var received = 0
         while true {
             guard let sizeLine = try readBodyLine() else { throw .truncatedBody }
             let size = try HTTPResponseSyntax.parseChunkSize(sizeLine)
             if size == 0 { break }
-            let (total, overflow) = body.count.addingReportingOverflow(size)
+            let (total, overflow) = received.addingReportingOverflow(size)
             guard !overflow, total <= limit else { throw .bodyTooLarge(limit: limit) }
-            try readExactly(size, into: &body)
+            received = total
+            try streamExactly(size, emit: emit)
             guard let end = try readBodyLine() else { throw .truncatedBody }
             guard end.isEmpty else { throw .malformedResponse("chunk data not followed by CRLF") }
         }
@@ -57,7 +73,7 @@ extension HTTPResponseReader {
         var trailerBudget = HTTPResponseReader.maxHeadBytes
         while true {
             guard let line = try readBodyLine() else { throw .truncatedBody }
-            if line.isEmpty { return body }
+            if line.isEmpty { return }
             trailerBudget -= line.count
             guard trailerBudget > 0 else { throw .malformedResponse("trailers too large") }
         }

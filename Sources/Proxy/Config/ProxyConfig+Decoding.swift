@@ -17,7 +17,7 @@ extension ConfigReader {
         config.subtitleSets = subtitleSets(members["subtitles"], at: root.key("subtitles"))
         config.timeouts = timeouts(members["timeouts"], at: root.key("timeouts"))
         config.limits = limits(members["limits"], at: root.key("limits"))
-        config.cache = cache(members["cache"], at: root.key("cache"))
+        config.cache = cache(members["cache"], at: root.key("cache"), baseDirectory: baseDirectory)
         config.cors = cors(members["cors"], at: root.key("cors"))
         config.logLevel = choice(members["log_level"], at: root.key("log_level"))
         if let accessLog = bool(members["access_log"], at: root.key("access_log")) { config.accessLog = accessLog }
@@ -96,10 +96,11 @@ extension ConfigReader {
         return limits
     }
 
-    private mutating func cache(_ value: ConfigValue?, at path: ConfigPath) -> ProxyConfig.CacheSettings {
+    private mutating func cache(_ value: ConfigValue?, at path: ConfigPath, baseDirectory: String) -> ProxyConfig.CacheSettings {
         var cache = ProxyConfig.CacheSettings()
-        guard let members = object(value, at: path, keys: ["master_ttl_seconds", "subtitle_ttl_seconds", "max_bytes"])
-        else { return cache }
+        let keys: Set<String> = ["master_ttl_seconds", "subtitle_ttl_seconds", "max_bytes", "disk_directory", "disk_max_bytes"]
+        guard let members = object(value, at: path, keys: keys) else { return cache }
+        diskCache(members, at: path, baseDirectory: baseDirectory, into: &cache)
         for (key, field) in [("master_ttl_seconds", \ProxyConfig.CacheSettings.masterTTL), ("subtitle_ttl_seconds", \.subtitleTTL)] {
             guard let seconds = number(members[key], at: path.key(key)) else { continue }
             if seconds >= 0 { cache[keyPath: field] = seconds } else { report(path.key(key), "must be 0 or more, got \(Self.formatted(seconds))") }
@@ -139,5 +140,23 @@ extension ConfigReader {
             return nil
         }
         return number
+    }
+
+    /// `disk_directory` (relative paths resolve against the config file's directory) and `disk_max_bytes`.
+    private mutating func diskCache(
+        _ members: [String: ConfigValue], at path: ConfigPath, baseDirectory: String, into cache: inout ProxyConfig.CacheSettings
+    ) {
+        if let directory = string(members["disk_directory"], at: path.key("disk_directory")) {
+            if directory.isEmpty || directory.contains("\0") {
+                report(path.key("disk_directory"), "must be a directory path")
+            } else {
+                cache.diskDirectory = directory.hasPrefix("/") ? directory : baseDirectory + "/" + directory
+            }
+        }
+        if let bytes = integer(members["disk_max_bytes"], at: path.key("disk_max_bytes")) {
+            if let valid = Int(exactly: bytes), valid > 0 { cache.diskMaxBytes = valid } else {
+                report(path.key("disk_max_bytes"), "must be greater than 0, got \(bytes)")
+            }
+        }
     }
 }

@@ -86,12 +86,18 @@ extension ProxyConfig {
         public var subtitleTTL: Double
         /// Total bytes held (`max_bytes`).
         public var maxBytes: Int
+        /// Where pass-through bodies are cached on disk (`disk_directory`); nil turns the disk cache off.
+        public var diskDirectory: String?
+        /// The disk cache's byte budget (`disk_max_bytes`); least recently used objects go first.
+        public var diskMaxBytes: Int
 
         /// Makes cache settings; the defaults are the JSON defaults.
-        public init(masterTTL: Double = 2, subtitleTTL: Double = 300, maxBytes: Int = 64 << 20) {
+        public init(masterTTL: Double = 2, subtitleTTL: Double = 300, maxBytes: Int = 64 << 20, diskDirectory: String? = nil, diskMaxBytes: Int = 1 << 30) {
             self.masterTTL = masterTTL
             self.subtitleTTL = subtitleTTL
             self.maxBytes = maxBytes
+            self.diskDirectory = diskDirectory
+            self.diskMaxBytes = diskMaxBytes
         }
     }
 

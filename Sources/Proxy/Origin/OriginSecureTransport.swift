@@ -9,8 +9,8 @@ import HTTPServer
 /// no cookies or cache, our own headers, redirects returned to us, our own total deadline,
 /// the size cap enforced while receiving, and an early exit for the 401-Basic hang.
 final class OriginSecureTransport: Sendable {
-    private let session: URLSession
-    private let delegate: OriginSessionDelegate
+    let session: URLSession
+    let delegate: OriginSessionDelegate
 
     /// Creates the session; it lives as long as the client.
     init(configuration: OriginClient.Configuration) {

@@ -4,12 +4,24 @@ import FoundationNetworking
 #endif
 import Synchronization
 
+/// What a session task reports to: the whole-body transfer or the streamed one.
+protocol OriginSessionTransfer: Sendable {
+    /// Records the status and fields; false tells the session to stop.
+    func receive(_ response: HTTPURLResponse) -> Bool
+    /// Takes body bytes; false tells the session to stop.
+    func append(_ data: Data) -> Bool
+    /// The task finished, with or without an error.
+    func complete(_ error: (any Error)?)
+}
+
+extension OriginSecureTransfer: OriginSessionTransfer {}
+
 /// Routes URLSession callbacks to the transfer each task belongs to.
 final class OriginSessionDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendable {
     // @unchecked: NSObject is not Sendable; the only state is this Mutex.
-    private let transfers = Mutex<[Int: OriginSecureTransfer]>([:])
+    private let transfers = Mutex<[Int: any OriginSessionTransfer]>([:])
 
-    func register(_ transfer: OriginSecureTransfer, for identifier: Int) {
+    func register(_ transfer: any OriginSessionTransfer, for identifier: Int) {
         transfers.withLock { $0[identifier] = transfer }
     }
 
@@ -17,7 +29,7 @@ final class OriginSessionDelegate: NSObject, URLSessionDataDelegate, @unchecked 
         transfers.withLock { _ = $0.removeValue(forKey: identifier) }
     }
 
-    private func transfer(_ task: URLSessionTask) -> OriginSecureTransfer? {
+    private func transfer(_ task: URLSessionTask) -> (any OriginSessionTransfer)? {
         transfers.withLock { $0[task.taskIdentifier] }
     }
 

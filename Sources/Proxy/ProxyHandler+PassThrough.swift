@@ -1,0 +1,153 @@
+import HTTPServer
+
+extension ProxyHandler {
+    /// Origin fields a pass-through response carries on (RFC 9110 §8, §13.3); Content-Length is the
+    /// server's to write from the body's length.
+    static let passedOnFields = [
+        "Content-Type", "ETag", "Last-Modified", "Accept-Ranges", "Content-Range", "Cache-Control", "Expires", "Content-Encoding",
+    ]
+
+    /// Mode `proxy`: streams the origin's answer through with the mount's headers. A single Range is
+    /// forwarded; an origin that ignores it is sliced here. Playlists are read whole so their absolute
+    /// origin URIs can be pointed back at the proxy.
+    func streamThrough(_ target: OriginTarget, request: HTTPRequest) async throws -> RouteResponse {
+        let looksLikePlaylist = Self.isPlaylistPath(target.proxyPath)
+        var headers = upstreamHeaders(for: target.url, mount: target.mount, request: request)
+        let range = request.headers["Range"]
+        if !looksLikePlaylist, let range, ByteRangeRequest.isForwardable(range) {
+            headers["Range"] = range
+            if let validator = request.headers["If-Range"] { headers["If-Range"] = validator }
+        }
+        var originRequest = OriginRequest(url: target.url, method: request.method, headers: headers, maxBodyBytes: config.limits.maxProxyBodyBytes)
+        if target.mount == nil { originRequest.allowRedirect = embeddedRedirectCheck() }
+        let started = ContinuousClock.now
+        let stream: OriginStream
+        do {
+            stream = try await origin.stream(originRequest)
+        } catch {
+            metrics.recordOriginFetch(kind: "segment", seconds: Self.milliseconds(started.duration(to: .now)) / 1000)
+            throw error
+        }
+        let elapsed = Self.milliseconds(started.duration(to: .now))
+        metrics.recordOriginFetch(kind: "segment", seconds: elapsed / 1000)
+        if stream.status >= 500 {
+            stream.cancel()
+            throw Self.originFailure(stream.status, what: "resource")
+        }
+        var responseHeaders = HTTPHeaders()
+        for name in Self.passedOnFields {
+            for value in stream.headers.values(name) { responseHeaders.add(name, value) }
+        }
+        if !responseHeaders.contains("Content-Type") {
+            responseHeaders["Content-Type"] = Self.contentType(forPath: target.proxyPath)
+        }
+        let status = HTTPStatus(code: stream.status)
+        let isPlaylist = looksLikePlaylist || (responseHeaders["Content-Type"]?.lowercased().contains("mpegurl") ?? false)
+        if isPlaylist, request.method == .get, (200..<300).contains(stream.status), stream.status != 206 {
+            let body = try await Self.collect(stream, limit: config.limits.maxPlaylistBytes)
+            let relocated = MasterRelocation(router: router, mounts: config.mounts).proxyingAbsoluteURIs(body, mount: target.mount)
+            responseHeaders.remove("Content-Range")
+            responseHeaders.remove("ETag")  // the bytes may differ from the origin's
+            let response = HTTPResponse(status: status, headers: responseHeaders, bytes: relocated)
+            return RouteResponse(route: "proxy", response: response, originMilliseconds: elapsed)
+        }
+        let response = Self.relayResponse(stream, status: status, headers: responseHeaders, request: request)
+        return RouteResponse(route: "proxy", response: response, originMilliseconds: elapsed)
+    }
+
+    /// The streamed response for an origin answer: passed on as is, or sliced when the client asked for
+    /// a range the origin did not honour (RFC 9110 §14.2 lets the origin ignore Range; we need not).
+    static func relayResponse(_ stream: OriginStream, status: HTTPStatus, headers given: HTTPHeaders, request: HTTPRequest) -> HTTPResponse {
+        var headers = given
+        let isHead = request.method == .head
+        // For HEAD the framing has no body, so the length is the one the origin declared.
+        let length = isHead ? headers.contentLength(of: stream) : stream.bodyLength
+        if isHead {
+            stream.cancel()
+            return HTTPResponse(status: status, headers: headers, body: .stream(length: length, producer: { _ in }))
+        }
+        var skip = 0
+        var take = length
+        var status = status
+        if status == .ok, let length, let range = request.headers["Range"] {
+            headers["Accept-Ranges"] = headers["Accept-Ranges"] ?? "bytes"
+            switch ByteRangeRequest.outcome(header: range, length: length) {
+            case .whole:
+                break
+            case .partial(let lower, let upper):
+                status = .partialContent
+                headers["Content-Range"] = "bytes \(lower)-\(upper)/\(length)"
+                skip = lower
+                take = upper - lower + 1
+            case .unsatisfiable:
+                stream.cancel()
+                headers["Content-Range"] = "bytes */\(length)"
+                return HTTPResponse(status: .rangeNotSatisfiable, headers: headers, body: .empty)
+            }
+        }
+        if status == .rangeNotSatisfiable || status.code == 204 || status.code == 304 {
+            stream.cancel()
+            return HTTPResponse(status: status, headers: headers, body: .empty)
+        }
+        let (start, bodyLength) = (skip, take)
+        return HTTPResponse(status: status, headers: headers, body: .stream(length: bodyLength, producer: { writer in
+            try await relay(stream, skip: start, take: bodyLength, to: writer)
+        }))
+    }
+
+    /// Copies the origin body to the client, dropping `skip` bytes first and stopping after `take`.
+    /// Whatever ends the copy (done, client gone, origin failure) ends the origin transfer too.
+    static func relay(_ stream: OriginStream, skip: Int, take: Int?, to writer: HTTPBodyWriter) async throws {
+        defer { stream.cancel() }
+        var toSkip = skip
+        var remaining = take ?? Int.max
+        while remaining > 0, let piece = try await stream.next() {
+            var slice = piece[...]
+            if toSkip > 0 {
+                let dropped = min(toSkip, slice.count)
+                slice = slice.dropFirst(dropped)
+                toSkip -= dropped
+            }
+            if slice.count > remaining { slice = slice.prefix(remaining) }
+            guard !slice.isEmpty else { continue }
+            remaining -= slice.count
+            try await writer.write(slice.count == piece.count ? piece : Array(slice))
+        }
+        if take != nil, remaining > 0 {
+            throw OriginError.badResponse("origin body ended \(remaining) bytes short")
+        }
+    }
+
+    /// The whole body of a stream, refused past `limit` bytes.
+    static func collect(_ stream: OriginStream, limit: Int) async throws -> [UInt8] {
+        defer { stream.cancel() }
+        var body: [UInt8] = []
+        while let piece = try await stream.next() {
+            guard piece.count <= limit - body.count else { throw OriginError.tooLarge(limit: limit) }
+            body.append(contentsOf: piece)
+        }
+        return body
+    }
+
+    /// Paths served as playlists in pass-through (read whole, URIs re-pointed).
+    static func isPlaylistPath(_ path: String) -> Bool {
+        let ext = URLReference.pathExtension(of: path)
+        return ext == "m3u8" || ext == "m3u"
+    }
+
+    /// Embedded form: every redirect hop must stay on the allowlist.
+    func embeddedRedirectCheck() -> @Sendable (String) -> Bool {
+        let allowHosts = config.embedded.allowHosts
+        return { target in
+            guard let host = URLReference.host(of: target) else { return false }
+            return allowHosts.contains { $0.matches(host) }
+        }
+    }
+}
+
+extension HTTPHeaders {
+    /// The origin's declared Content-Length (for HEAD, where no body framing carries it).
+    func contentLength(of stream: OriginStream) -> Int? {
+        stream.headers["Content-Length"].flatMap(OriginSecureStreamTransfer.length)
+    }
+}
