@@ -26,8 +26,10 @@ import Testing
     }
 
     @Test func aHangingOriginIs504WithinTheTimeout() async throws {
-        try await withProxy { proxy in
-            proxy.origin.setFault("/vod-ts/master.m3u8", .delay(.seconds(5)))
+        // The standard config allows 10 s (generous, for loaded CI machines); this one allows 1 s.
+        let config = ProxyHarness.standardConfig.replacingOccurrences(of: #""origin_seconds": 10"#, with: #""origin_seconds": 1"#)
+        try await withProxy(config) { proxy in
+            proxy.origin.setFault("/vod-ts/master.m3u8", .delay(.seconds(30)))
             let response = try await proxy.get("/origin/vod-ts/master.m3u8")
             #expect(response.status == 504)
         }

@@ -69,7 +69,7 @@ final class ProxyHarness: Sendable {
               ]
             }
           ],
-          "timeouts": { "origin_seconds": 1 },
+          "timeouts": { "origin_seconds": 10 },
           "limits": { "max_playlist_bytes": 65536 }
         }
         """
