@@ -98,6 +98,39 @@ import Testing
         #expect(child.standardError.contains("draining"))
     }
 
+    @Test func sigtermLetsASlowRequestFinishThenRefusesNewConnections() async throws {
+        let origin = try FixtureOrigin()
+        origin.setFault("/slow/master.m3u8", .delay(.milliseconds(1500)))
+        let config = FileManager.default.temporaryDirectory.appendingPathComponent("slow-\(UUID().uuidString).json").path
+        try Data("""
+            { "mounts": { "o": { "origin": "\(origin.baseURL)" } },
+              "subtitles": [ { "name": "s", "tracks": [ { "name": "English", "language": "en", "source": "en.vtt" } ] } ],
+              "timeouts": { "shutdown_seconds": 10 } }
+            """.utf8).write(to: URL(fileURLWithPath: config))
+        defer { try? FileManager.default.removeItem(atPath: config) }
+        let child = try RunningProcess(["--config", config, "--port", "0"])
+        let banner = try #require(try await child.waitForError(containing: "listening on http://"))
+        let portText = try #require(banner.components(separatedBy: "listening on http://127.0.0.1:").last?.prefix { $0.isNumber })
+        let port = try #require(Int(portText))
+        async let slow = TestClient.get(port: port, "/o/slow/master.m3u8")
+        // Let the request reach the origin, then ask the proxy to stop while it waits there.
+        while origin.hits("/slow/master.m3u8") == 0 { try await Task.sleep(for: .milliseconds(20)) }
+        child.process.terminate()
+        #expect(try await child.waitForError(containing: "draining") != nil)
+        // The listener closes as the drain starts (the log line comes just before): poll briefly.
+        var refused = false
+        for _ in 0..<50 where !refused {
+            refused = await (try? TestClient.get(port: port, "/healthz")) == nil
+            if !refused { try await Task.sleep(for: .milliseconds(20)) }
+        }
+        #expect(refused, "new connections were still accepted while draining")
+        // The origin answers 404 after its delay: the in-flight request still gets its answer.
+        let answered = try await slow
+        #expect(answered.status == 404)
+        #expect(try await child.waitForExit(timeout: .seconds(15)) == 0)
+        await origin.stop()
+    }
+
     @Test func theAccessLogCanBeTurnedOff() async throws {
         let child = try RunningProcess(["--config", "config.example.json", "--port", "0"], environment: ["HLS_PROXY_ACCESS_LOG": "off"],
                                        currentDirectory: Self.root)
