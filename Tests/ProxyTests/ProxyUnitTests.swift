@@ -277,3 +277,17 @@ import Testing
         #expect(throws: ConfigError.self) { try ProxyConfig.decode(Array(#"{ "access_log": "sometimes" }"#.utf8), environment: [:]) }
     }
 }
+
+/// The configs shipped as examples stay valid.
+@Suite struct ShippedConfigTests {
+    @Test func theKubernetesExampleConfigIsValid() throws {
+        let yaml = try String(contentsOfFile: RealPlayerTests.repositoryRoot + "/deploy/kubernetes-sidecar.yaml", encoding: .utf8)
+        // The ConfigMap's proxy.json block: the indented lines after "proxy.json: |".
+        let lines = yaml.components(separatedBy: "\n")
+        let start = try #require(lines.firstIndex { $0.contains("proxy.json: |") })
+        let block = lines[(start + 1)...].prefix { $0.hasPrefix("    ") || $0.isEmpty }.map { String($0.dropFirst(4)) }
+        let config = try ProxyConfig.decode(Array(block.joined(separator: "\n").utf8), environment: ["ORIGIN_TOKEN": "t"])
+        #expect(config.mounts.map(\.name) == ["vod"])
+        #expect(config.subtitleSets.first?.tracks.count == 2)
+    }
+}
