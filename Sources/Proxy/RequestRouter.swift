@@ -55,11 +55,24 @@ struct RequestRouter: Sendable {
         let decodedPath = "/" + mount.name + "/" + (try PathDecoding.decodePath(rawRest))
         switch mount.origin {
         case .http(let baseURL):
+            try Self.refuseDotDotSegments(rest)
             let url = baseURL + "/" + rawRest + (query.map { "?" + $0 } ?? "")
             return OriginTarget(mount: mount, url: url, proxyPath: decodedPath, proxyTarget: proxyTarget)
         case .directory(let root):
             let path = try FileConfinement.confinedPath(root: root, rawRelativePath: rawRest)
             return OriginTarget(mount: mount, url: FileConfinement.fileURL(path: path), proxyPath: decodedPath, proxyTarget: proxyTarget)
+        }
+    }
+
+    /// RFC 3986 §5.2.4: an origin removes `..` segments, so `/mount/../x` would reach `x` outside the
+    /// mount's base path. Refused in every spelling: raw, percent-encoded, or behind an encoded `/` or `\`
+    /// (servers that decode before normalizing treat those as separators).
+    static func refuseDotDotSegments(_ rest: ArraySlice<Substring>) throws(ProxyError) {
+        for rawSegment in rest {
+            let segment = try PathDecoding.decodeSegment(rawSegment)
+            if segment.split(whereSeparator: { $0 == "/" || $0 == "\\" }).contains("..") || segment == ".." {
+                throw .forbidden("path leaves the mount")
+            }
         }
     }
 
