@@ -28,12 +28,20 @@ seed() {
     cp ../Tests/Fixtures/fuzz-regressions/"$target"-* "$dir"/ 2>/dev/null || true
 }
 
+# lld, not the default gold: gold drops libFuzzer's coverage-counter sections, and the fuzzer then
+# runs blind (no "inline 8-bit counters" line, the corpus never grows past one input).
+flags=(-c release --sanitize=fuzzer --sanitize=address -Xswiftc -use-ld=lld)
 for target in "${targets[@]}"; do
-    swift build -c release --sanitize=fuzzer --sanitize=address --product "$target"
+    swift build "${flags[@]}" --product "$target"
 done
-bin="$(swift build -c release --sanitize=fuzzer --sanitize=address --show-bin-path)"
+bin="$(swift build "${flags[@]}" --show-bin-path)"
 for target in "${targets[@]}"; do
     seed "$target"
+    probe="$(SWIFT_BACKTRACE=enable=no "$bin/$target" -runs=0 "corpus/$target" 2>&1 || true)"
+    if ! grep -q "inline 8-bit counters" <<<"$probe"; then
+        echo "$target has no coverage instrumentation; refusing to fuzz blind" >&2
+        exit 1
+    fi
     echo "== $target for ${seconds}s"
     SWIFT_BACKTRACE=enable=no "$bin/$target" "corpus/$target" \
         -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 \
