@@ -1,5 +1,5 @@
 # Build: the official Swift 6 image, static Swift runtime.
-FROM swift:6.1-bookworm AS build
+FROM swift:6.3-bookworm AS build
 RUN apt-get update && apt-get install -y --no-install-recommends libcurl4-openssl-dev && rm -rf /var/lib/apt/lists/*
 WORKDIR /src
 COPY Package.swift ./

@@ -16,7 +16,7 @@ let package = Package(
         .target(name: "HTTPServer", dependencies: ["CSystem"]),
         .target(name: "HLS"),
         .target(name: "Proxy", dependencies: ["HTTPServer", "HLS"]),
-        .executableTarget(name: "hls-subtitle-proxy", dependencies: ["Proxy"]),
+        .executableTarget(name: "hls-subtitle-proxy", dependencies: ["Proxy", "HTTPServer"]),
         .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer"]),
         .testTarget(name: "HLSTests", dependencies: ["HLS"]),
         // The executable is a dependency so `swift test` builds it for the command-line tests.

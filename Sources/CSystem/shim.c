@@ -1,7 +1,43 @@
 #define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <string.h>
 #include <sys/socket.h>
+#include <unistd.h>
 #include "CSystem.h"
 
 int csystem_accept4(int fd, struct sockaddr *addr, socklen_t *len, int flags) {
     return accept4(fd, addr, len, flags);
+}
+
+static int shutdown_pipe[2] = {-1, -1};
+
+static void csystem_on_shutdown_signal(int number) {
+    int saved = errno;
+    unsigned char byte = (unsigned char)number;
+    (void)!write(shutdown_pipe[1], &byte, 1);
+    errno = saved;
+}
+
+int csystem_install_shutdown_signals(void) {
+    if (shutdown_pipe[0] < 0 && pipe2(shutdown_pipe, O_CLOEXEC) != 0) return -1;
+    struct sigaction action;
+    memset(&action, 0, sizeof action);
+    action.sa_handler = csystem_on_shutdown_signal;
+    sigemptyset(&action.sa_mask);
+    action.sa_flags = SA_RESTART;
+    if (sigaction(SIGTERM, &action, NULL) != 0) return -1;
+    if (sigaction(SIGINT, &action, NULL) != 0) return -1;
+    return 0;
+}
+
+int csystem_wait_shutdown_signal(void) {
+    unsigned char byte = 0;
+    for (;;) {
+        ssize_t n = read(shutdown_pipe[0], &byte, 1);
+        if (n == 1) return byte;
+        if (n < 0 && errno == EINTR) continue;
+        return -1;
+    }
 }

@@ -7,7 +7,7 @@ final class Connection {
         case awaitingHead
         /// Head parsed; collecting a Content-Length body.
         case readingBody
-        /// A handler task is running; input stays in the kernel until the response is written.
+        /// A handler task is running; further input stays unparsed until the response is written.
         case handling
         /// A response is being written.
         case writing
@@ -23,6 +23,8 @@ final class Connection {
 
     /// Received bytes not consumed yet (a partial head, or pipelined requests).
     var input: [UInt8] = []
+    /// `input` holds bytes that followed a complete request and the parser has not seen yet.
+    var inputAwaitsParsing = false
     var scanner = HeadScanner()
     /// The head whose body is being collected.
     var pendingHead: RequestHead?

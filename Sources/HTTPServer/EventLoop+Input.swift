@@ -1,26 +1,20 @@
 extension EventLoop {
-    /// Reads while the connection wants input and the kernel may have some, feeding the parser.
-    func readInput(_ connection: Connection) {
-        while connection.readable, connection.state == .awaitingHead || connection.state == .readingBody {
-            switch connection.socket.read(into: UnsafeMutableRawBufferPointer(readBuffer)) {
-            case .wouldBlock:
-                connection.readable = false
-            case .failed:
-                close(connection)
-                return
-            case .done(0):
-                // End of stream before a full request: nothing can complete it, nothing is owed.
-                close(connection)
-                return
-            case .done(let count):
-                // A short read drained the socket: the next arrival raises a new edge. The end of stream
-                // raises none if it came with the data, so after EPOLLRDHUP read on until it shows.
-                if count < readBuffer.count, !connection.peerShutdown { connection.readable = false }
-                consume(connection, UnsafeBufferPointer(rebasing: readBuffer[0..<min(count, readBuffer.count)]))
-                guard isOpen(connection) else { return }
-            }
+    /// Reads once into the shared buffer and feeds the parser.
+    func readOnce(_ connection: Connection) {
+        switch connection.socket.read(into: UnsafeMutableRawBufferPointer(readBuffer)) {
+        case .wouldBlock:
+            connection.readable = false
+        case .failed:
+            close(connection)
+        case .done(0):
+            // End of stream before a full request: nothing can complete it, nothing is owed.
+            close(connection)
+        case .done(let count):
+            // A short read drained the socket: the next arrival raises a new edge. The end of stream
+            // raises none if it came with the data, so after EPOLLRDHUP read on until it shows.
+            if count < readBuffer.count, !connection.peerShutdown { connection.readable = false }
+            consume(connection, UnsafeBufferPointer(rebasing: readBuffer[0..<min(count, readBuffer.count)]))
         }
-        armWaitingTimer(connection)
     }
 
     /// Arms the deadline for what the connection waits on: idle between requests, header within one.
@@ -34,6 +28,7 @@ extension EventLoop {
 
     /// Parses what was kept from earlier reads (pipelined requests) now that the connection is free.
     func processBuffered(_ connection: Connection) {
+        connection.inputAwaitsParsing = false
         let input = connection.input
         connection.input = []
         let used = input.withUnsafeBufferPointer { advance(connection, $0) }
@@ -57,8 +52,8 @@ extension EventLoop {
     private func keep<C: Collection<UInt8>>(_ rest: C, for connection: Connection) {
         guard isOpen(connection), !rest.isEmpty else { return }
         switch connection.state {
-        case .awaitingHead, .readingBody, .handling: connection.input = Array(rest)
-        case .writing, .lingering: break
+        case .awaitingHead, .readingBody, .handling, .writing: connection.input = Array(rest)
+        case .lingering: break
         }
     }
 

@@ -1,7 +1,9 @@
 extension EventLoop {
-    /// Hands a parsed request to the handler in its own task; the response comes back via the mailbox.
+    /// Offers a parsed request to the immediate handler, then to the async handler in its own task,
+    /// whose response comes back via the mailbox. Bytes kept after this request wait until it is answered.
     func startHandler(_ connection: Connection, _ head: RequestHead, body: [UInt8]) {
         connection.state = .handling
+        connection.inputAwaitsParsing = true
         disarm(connection)
         connection.isHeadRequest = head.request.method == .head
         connection.keepAlive = head.keepAlive && stopDeadline == nil
@@ -9,6 +11,10 @@ extension EventLoop {
         var request = head.request
         request.body = body
         request.remoteAddress = connection.remoteAddress
+        if let immediateHandler, let response = ResponseWriter.respondAtOnce(to: request, with: immediateHandler) {
+            startResponse(connection, response)
+            return
+        }
         let token = connection.token
         let mailbox = mailbox
         let handler = handler
@@ -29,24 +35,43 @@ extension EventLoop {
         startResponse(connection, ResponseWriter.makeErrorResponse(for: error))
     }
 
-    /// Serializes the response and writes as much as the socket takes now.
+    /// Serializes the response into the shared head buffer and writes head and body in one writev;
+    /// only what the socket did not take is copied into the connection, to go out on EPOLLOUT.
     func startResponse(_ connection: Connection, _ response: HTTPResponse) {
         let keepAlive = connection.keepAlive && stopDeadline == nil
         let framing = ResponseWriter.Framing(
             isHeadRequest: connection.isHeadRequest, keepAlive: keepAlive,
             requestVersion: connection.requestVersion, date: date.current(), serverName: configuration.serverName)
-        let (head, body) = ResponseWriter.serialize(response, framing: framing)
-        connection.outputHead = head
-        connection.outputBody = body
-        connection.outputOffset = 0
+        var head = headBuffer
+        headBuffer = []
+        head.removeAll(keepingCapacity: true)
+        let body = ResponseWriter.serialize(response, framing: framing, into: &head)
         connection.closeAfterWrite = !keepAlive
         connection.state = .writing
+        var written = 0
+        switch connection.socket.write(head: head, body: body, from: 0) {
+        case .done(let count): written = count
+        case .wouldBlock: break
+        case .failed:
+            headBuffer = head
+            close(connection)
+            return
+        }
+        if written >= head.count + body.count {
+            headBuffer = head
+            finishWrite(connection)
+            return
+        }
+        connection.outputHead = Array(head[min(written, head.count)...])
+        connection.outputBody = body
+        connection.outputOffset = max(0, written - head.count)
+        headBuffer = head
         rearm(connection, .write)
-        flush(connection)
     }
 
-    /// Writes pending output; on EAGAIN waits for EPOLLOUT, the write deadline restarting on progress.
-    func flush(_ connection: Connection) {
+    /// Writes pending output; true once all of it is written. On EAGAIN it waits for EPOLLOUT, the
+    /// write deadline restarting on progress.
+    func flush(_ connection: Connection) -> Bool {
         let total = connection.outputHead.count + connection.outputBody.count
         var progressed = false
         while connection.outputOffset < total {
@@ -56,16 +81,17 @@ extension EventLoop {
                 progressed = true
             case .done, .wouldBlock:
                 if progressed { rearm(connection, .write) }
-                return
+                return false
             case .failed:
                 close(connection)
-                return
+                return false
             }
         }
         finishWrite(connection)
+        return true
     }
 
-    /// After a response: close, or take the next pipelined request, or wait idle.
+    /// After a response: half-close, or become free for the next request (which `serve` takes up).
     private func finishWrite(_ connection: Connection) {
         connection.outputHead = []
         connection.outputBody = []
@@ -76,19 +102,10 @@ extension EventLoop {
         }
         connection.state = .awaitingHead
         disarm(connection)
-        if !connection.input.isEmpty {
-            processBuffered(connection)
-            guard isOpen(connection) else { return }
-        }
-        if connection.readable {
-            readInput(connection)
-        } else {
-            armWaitingTimer(connection)
-        }
     }
 
-    /// Half-closes after a closing response and drains input until the peer closes, so unread request
-    /// bytes do not turn our close into a reset that could destroy the response before it is read.
+    /// Half-closes after a closing response; `serve` then drains input until the peer closes, so unread
+    /// request bytes do not turn our close into a reset that could destroy the response before it is read.
     func linger(_ connection: Connection) {
         connection.socket.shutdownWrite()
         connection.state = .lingering
@@ -105,7 +122,6 @@ extension EventLoop {
             return
         }
         rearm(connection, .linger)
-        drainLingering(connection)
     }
 
     /// Discards input on a lingering connection; closes at end of stream. Bounded per event.

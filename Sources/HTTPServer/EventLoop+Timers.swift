@@ -56,6 +56,7 @@ extension EventLoop {
                 case .header:
                     // RFC 9110 §15.5.9: 408 says the server gave up waiting and closes.
                     respondWithError(connection, RequestError(status: .requestTimeout, reason: "request head not received in time"))
+                    serve(connection)
                 case .idle, .write, .linger, .none:
                     close(connection)
                 }
@@ -65,6 +66,7 @@ extension EventLoop {
 
     /// Milliseconds epoll_wait may sleep: until the next deadline, at most a second.
     func nextTimeout() -> Int32 {
+        if !resumable.isEmpty { return 0 }
         var wait: Int64 = acceptPaused ? 250 : 1000
         for list in timers {
             if let connection = connectionAt(list.head) { wait = min(wait, connection.deadline &- now) }

@@ -15,6 +15,7 @@ final class EventLoop: @unchecked Sendable {
     let configuration: HTTPServerConfiguration
     let limits: RequestLimits
     let handler: HTTPHandler
+    let immediateHandler: HTTPImmediateHandler?
     let mailbox: LoopMailbox
     /// Connections counted in `HTTPServer.openConnections`.
     let servingCount = Atomic<Int>(0)
@@ -28,6 +29,11 @@ final class EventLoop: @unchecked Sendable {
     var nextID: UInt32 = 0
     /// The one read buffer every connection reads through.
     let readBuffer = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: 64 * 1024)
+    /// The one buffer response heads are serialized into; a connection copies out only what a short
+    /// write left unsent.
+    var headBuffer: [UInt8] = []
+    /// Tokens of connections that used up their turn with work left; served again after the next wait.
+    var resumable: [UInt64] = []
     var timers = [TimerList](repeating: TimerList(), count: 4)
     var timerDurations: [Int64]
     var now: Int64 = 0
@@ -40,10 +46,12 @@ final class EventLoop: @unchecked Sendable {
     private let onStopped: @Sendable () -> Void
 
     init(configuration: HTTPServerConfiguration, listener: Socket, handler: @escaping HTTPHandler,
-         onStopped: @escaping @Sendable () -> Void) throws {
+         immediateHandler: HTTPImmediateHandler?, onStopped: @escaping @Sendable () -> Void) throws {
         self.configuration = configuration
         self.limits = RequestLimits(configuration)
         self.handler = handler
+        self.immediateHandler = immediateHandler
+        headBuffer.reserveCapacity(1024)
         self.listener = listener
         self.onStopped = onStopped
         timerDurations = [configuration.headerTimeout.clampedMilliseconds, configuration.idleTimeout.clampedMilliseconds,
@@ -113,6 +121,7 @@ final class EventLoop: @unchecked Sendable {
                 let event = events[index]
                 dispatch(event.events, token: event.data.u64)
             }
+            resumeConnections()
             expireTimers()
             if acceptPaused { acceptConnections() }
             if let deadline = stopDeadline, totalCount == 0 || now >= deadline { break }
@@ -132,19 +141,22 @@ final class EventLoop: @unchecked Sendable {
                 close(connection)
                 return
             }
-            if flags & EPOLLOUT.rawValue != 0, connection.state == .writing {
-                flush(connection)
-                guard isOpen(connection) else { return }
-            }
             if flags & (EPOLLIN.rawValue | EPOLLRDHUP.rawValue) != 0 {
                 connection.readable = true
                 if flags & EPOLLRDHUP.rawValue != 0 { connection.peerShutdown = true }
-                switch connection.state {
-                case .awaitingHead, .readingBody: readInput(connection)
-                case .lingering: drainLingering(connection)
-                case .handling, .writing: break
-                }
             }
+            // EPOLLOUT needs no flag: a connection in `.writing` always tries its pending output.
+            serve(connection)
+        }
+    }
+
+    /// Serves the connections that yielded their turn last time round.
+    private func resumeConnections() {
+        guard !resumable.isEmpty else { return }
+        let tokens = resumable
+        resumable = []
+        for token in tokens {
+            if let connection = lookup(token) { serve(connection) }
         }
     }
 
@@ -170,6 +182,7 @@ final class EventLoop: @unchecked Sendable {
             guard let connection = lookup(completion.token), connection.state == .handling else { continue }
             connection.handlerTask = nil
             startResponse(connection, completion.response)
+            serve(connection)
         }
     }
 

@@ -21,6 +21,12 @@ public struct HTTPHeaders: Sendable, Equatable, Sequence, ExpressibleByDictionar
     /// An empty header list.
     public init() { fields = [] }
 
+    /// An empty list with room for `capacity` fields, for the parser, which knows the count up front.
+    init(reservingCapacity capacity: Int) {
+        fields = []
+        fields.reserveCapacity(capacity)
+    }
+
     /// Headers from `(name, value)` pairs, in order.
     public init(_ pairs: [(String, String)]) {
         fields = pairs.map { Field(name: $0.0, value: $0.1) }

@@ -18,4 +18,13 @@ public struct HTTPMethod: RawRepresentable, Hashable, Sendable, CustomStringConv
     public static let patch = HTTPMethod(rawValue: "PATCH")
     public static let connect = HTTPMethod(rawValue: "CONNECT")
     public static let trace = HTTPMethod(rawValue: "TRACE")
+
+    /// The method for a token from the wire; the common ones share the static values' storage.
+    init(token: Slice<UnsafeBufferPointer<UInt8>>) {
+        switch token.count {
+        case 3 where token.elementsEqual("GET".utf8): self = .get
+        case 4 where token.elementsEqual("HEAD".utf8): self = .head
+        default: self.init(rawValue: String(decoding: token, as: UTF8.self))
+        }
+    }
 }

@@ -4,6 +4,12 @@ import Synchronization
 /// What the server calls for every well-formed GET, HEAD or OPTIONS request.
 public typealias HTTPHandler = @Sendable (HTTPRequest) async throws -> HTTPResponse
 
+/// What the server calls first, on its loop thread, for every request the async handler would get: a
+/// response is written at once with no task hop; nil passes the request on to the async handler.
+/// It runs on the thread that serves every connection, so it must never block: no I/O, no waiting on
+/// locks held across I/O, no long computation. A thrown error becomes its response as for `HTTPHandler`.
+public typealias HTTPImmediateHandler = @Sendable (HTTPRequest) throws -> HTTPResponse?
+
 /// An HTTP/1.1 server: one edge-triggered epoll loop thread, non-blocking sockets, async handlers.
 public final class HTTPServer: Sendable {
     private enum Phase {
@@ -20,12 +26,26 @@ public final class HTTPServer: Sendable {
 
     private let configuration: HTTPServerConfiguration
     private let handler: HTTPHandler
+    private let immediateHandler: HTTPImmediateHandler?
     private let state = Mutex(State())
 
     /// Makes a server; nothing is bound until `start()`.
     public init(configuration: HTTPServerConfiguration, handler: @escaping HTTPHandler) {
         self.configuration = configuration
         self.handler = handler
+        self.immediateHandler = nil
+    }
+
+    /// Makes a server that offers each request to `immediateHandler` on the loop thread first (see
+    /// `HTTPImmediateHandler`) and to `handler` in a task only when that returns nil.
+    public init(
+        configuration: HTTPServerConfiguration,
+        handler: @escaping HTTPHandler,
+        immediateHandler: @escaping HTTPImmediateHandler
+    ) {
+        self.configuration = configuration
+        self.handler = handler
+        self.immediateHandler = immediateHandler
     }
 
     /// Binds and listens, then starts the loop thread. Throws `HTTPServerError` naming the failed call.
@@ -39,7 +59,9 @@ public final class HTTPServer: Sendable {
             let (listener, bound) = try Socket.makeListener(host: configuration.host, port: configuration.port)
             let loop: EventLoop
             do {
-                loop = try EventLoop(configuration: configuration, listener: listener, handler: handler) { [self] in
+                loop = try EventLoop(
+                    configuration: configuration, listener: listener, handler: handler, immediateHandler: immediateHandler
+                ) { [self] in
                     loopDidStop()
                 }
                 try loop.startThread()

@@ -14,34 +14,44 @@ enum RequestParser {
 
     /// Parses the head bytes, including the final empty line.
     static func parse(_ head: Bytes, limits: RequestLimits) -> Result<RequestHead, RequestError> {
-        var lines: [Range<Int>] = []
+        // RFC 9112 §2.2: a bare CR (one not ending a line) must be rejected (or replaced; we reject).
+        // Checked over the whole head first, so it is reported whatever else is wrong.
+        var lineCount = 0
+        for index in 0..<head.count {
+            switch head[index] {
+            case 0x0A: lineCount += 1
+            case 0x0D where index + 1 == head.count || head[index + 1] != 0x0A:
+                return .failure(.badRequest("bare CR in request head"))
+            default: continue
+            }
+        }
+        var start: RequestLine?
+        var fields = HeaderFieldsSummary()
+        var headers = HTTPHeaders(reservingCapacity: max(0, lineCount - 2))
         var lineStart = 0
+        var complete = false
         for index in 0..<head.count where head[index] == 0x0A {
             var end = index
             if end > lineStart, head[end - 1] == 0x0D { end -= 1 }
-            lines.append(lineStart..<end)
+            let line = head[lineStart..<end]
             lineStart = index + 1
-        }
-        // RFC 9112 §2.2: a bare CR (one not ending a line) must be rejected (or replaced; we reject).
-        for line in lines where head[line].contains(0x0D) {
-            return .failure(.badRequest("bare CR in request head"))
-        }
-        guard let requestLine = lines.first, lines.count >= 2 else {
-            return .failure(.badRequest("incomplete request head"))
-        }
-        let start: RequestLine
-        switch RequestLine.parse(head[requestLine]) {
-        case .success(let line): start = line
-        case .failure(let error): return .failure(error)
-        }
-        var fields = HeaderFieldsSummary()
-        var headers = HTTPHeaders()
-        for line in lines.dropFirst().dropLast() {
-            switch fields.add(head[line], to: &headers) {
+            if start == nil {
+                switch RequestLine.parse(line) {
+                case .success(let parsed): start = parsed
+                case .failure(let error): return .failure(error)
+                }
+                continue
+            }
+            if line.isEmpty, lineStart == head.count {
+                complete = true
+                break
+            }
+            switch fields.add(line, to: &headers) {
             case .success: continue
             case .failure(let error): return .failure(error)
             }
         }
+        guard let start, complete else { return .failure(.badRequest("incomplete request head")) }
         return finish(start, headers: headers, fields: fields, limits: limits)
     }
 
@@ -109,13 +119,16 @@ struct RequestLine {
             return .failure(.badRequest("malformed request target"))
         }
         // RFC 9112 §2.3: HTTP-version = "HTTP/" DIGIT "." DIGIT, case-sensitive.
-        let digits = Array(versionBytes)
-        guard digits.count == 8, digits.starts(with: Array("HTTP/".utf8)), digits[6] == 0x2E,
-              (0x30...0x39).contains(digits[5]), (0x30...0x39).contains(digits[7]) else {
+        guard versionBytes.count == 8, versionBytes.starts(with: "HTTP/".utf8) else {
             return .failure(.badRequest("malformed HTTP version"))
         }
-        let version = HTTPVersion(major: Int(digits[5] - 0x30), minor: Int(digits[7] - 0x30))
-        let method = HTTPMethod(rawValue: String(decoding: methodBytes, as: UTF8.self))
+        let major = versionBytes[versionBytes.startIndex + 5], dot = versionBytes[versionBytes.startIndex + 6]
+        let minor = versionBytes[versionBytes.startIndex + 7]
+        guard dot == 0x2E, (0x30...0x39).contains(major), (0x30...0x39).contains(minor) else {
+            return .failure(.badRequest("malformed HTTP version"))
+        }
+        let version = HTTPVersion(major: Int(major - 0x30), minor: Int(minor - 0x30))
+        let method = HTTPMethod(token: methodBytes)
         let target = String(decoding: targetBytes, as: UTF8.self)
         // RFC 9113 §3.4: the HTTP/2 connection preface starts with this line; this is an HTTP/1 port.
         if method.rawValue == "PRI", target == "*", version == HTTPVersion(major: 2, minor: 0) {

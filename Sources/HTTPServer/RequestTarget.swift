@@ -22,10 +22,13 @@ struct RequestTarget {
             pathAndQuery = afterScheme[authorityEnd...]
             if !pathAndQuery.hasPrefix("/") { pathAndQuery = "/" + pathAndQuery }
         }
-        let queryStart = pathAndQuery.firstIndex(of: "?")
-        let rawPath = String(pathAndQuery[..<(queryStart ?? pathAndQuery.endIndex)])
+        let queryStart = pathAndQuery.utf8.firstIndex(of: 0x3F)
+        // The usual origin-form target without a query is its own raw path: share the string.
+        let rawPath = queryStart == nil && target.utf8.first == 0x2F
+            ? target : String(pathAndQuery[..<(queryStart ?? pathAndQuery.endIndex)])
         let query = queryStart.map { String(pathAndQuery[pathAndQuery.index(after: $0)...]) }
-        guard let path = PercentDecoding.decodePath(rawPath.utf8) else {
+        // Without an escape the decoded path is the raw one (the request line allows only visible ASCII).
+        guard let path = rawPath.utf8.contains(0x25) ? PercentDecoding.decodePath(rawPath.utf8) : rawPath else {
             return .failure(.badRequest("invalid percent-encoding in path"))
         }
         return .success(RequestTarget(path: path, rawPath: rawPath, query: query))

@@ -15,6 +15,8 @@ public struct CommandLineOptions: Equatable, Sendable {
     public var host: String?
     public var port: Int?
     public var logLevel: LogSeverity?
+    /// `--access-log on|off` or HLS_PROXY_ACCESS_LOG; nil leaves the config's choice.
+    public var accessLog: Bool?
 
     /// The program version.
     public static let version = "0.1.0"
@@ -53,6 +55,7 @@ public struct CommandLineOptions: Equatable, Sendable {
             case "--host": options.host = try value(for: flag, inline: inline)
             case "--port", "-p": options.port = try parsePort(try value(for: flag, inline: inline), source: flag)
             case "--log-level": options.logLevel = try parseLevel(try value(for: flag, inline: inline), source: flag)
+            case "--access-log": options.accessLog = try parseSwitch(try value(for: flag, inline: inline), source: flag)
             case "--check-config": options.action = .checkConfig
             case "--version", "-V": options.action = .version
             case "--help", "-h": options.action = .help
@@ -87,7 +90,18 @@ public struct CommandLineOptions: Equatable, Sendable {
         if options.logLevel == nil, let text = environment["HLS_PROXY_LOG_LEVEL"], !text.isEmpty {
             options.logLevel = try parseLevel(text, source: "HLS_PROXY_LOG_LEVEL")
         }
+        if options.accessLog == nil, let text = environment["HLS_PROXY_ACCESS_LOG"], !text.isEmpty {
+            options.accessLog = try parseSwitch(text, source: "HLS_PROXY_ACCESS_LOG")
+        }
         return options
+    }
+
+    private static func parseSwitch(_ text: String, source: String) throws(UsageError) -> Bool {
+        switch text.lowercased() {
+        case "on", "true", "yes", "1": return true
+        case "off", "false", "no", "0": return false
+        default: throw UsageError(description: "\(source): \"\(Sanitized.text(text))\" is not on or off")
+        }
     }
 
     private static func parsePort(_ text: String, source: String) throws(UsageError) -> Int {
@@ -109,7 +123,7 @@ public struct CommandLineOptions: Equatable, Sendable {
         hls-subtitle-proxy \(version): an HLS proxy that adds WebVTT subtitle renditions to master playlists.
 
         Usage:
-          hls-subtitle-proxy [--config PATH] [--host H] [--port N] [--log-level L]
+          hls-subtitle-proxy [--config PATH] [--host H] [--port N] [--log-level L] [--access-log on|off]
           hls-subtitle-proxy --check-config --config PATH
           hls-subtitle-proxy rewrite --config PATH --url MASTER_URL [FILE|-]
 
@@ -118,6 +132,7 @@ public struct CommandLineOptions: Equatable, Sendable {
               --host H           listen address, IPv4 or IPv6 (default from config, else 127.0.0.1)
           -p, --port N           listen port, 0 picks a free one (default from config, else 8080)
               --log-level L      diagnostics on stderr: debug, info, warn or error (default info)
+              --access-log on|off  one JSON line per request on stdout (default on, or the config's access_log)
               --check-config     validate the config, print every problem by field path, exit 0 or 1
           -V, --version          print the version and exit
           -h, --help             print this help and exit
@@ -131,6 +146,7 @@ public struct CommandLineOptions: Equatable, Sendable {
           HLS_PROXY_HOST         listen address
           HLS_PROXY_PORT         listen port (PORT is read too, as platforms set it)
           HLS_PROXY_LOG_LEVEL    diagnostics level
+          HLS_PROXY_ACCESS_LOG   on or off: the access log
           ${VAR} in any config string is read from the environment; an unset variable is an error.
 
         Example:

@@ -27,17 +27,18 @@ final class MemoryCache<Value: Sendable>: Sendable {
         self.maxCost = max(0, maxCost)
     }
 
-    /// The live value for `key`, or nil when absent or expired.
-    func value(for key: String, now: ContinuousClock.Instant = .now) -> Value? {
+    /// The live value for `key`, or nil when absent or expired. A lookup that a later one will repeat
+    /// (the fast path before the full one) passes `countingMiss: false` so a miss is counted once.
+    func value(for key: String, now: ContinuousClock.Instant = .now, countingMiss: Bool = true) -> Value? {
         state.withLock { state in
             guard var entry = state.entries[key] else {
-                state.misses += 1
+                if countingMiss { state.misses += 1 }
                 return nil
             }
             guard entry.expires > now else {
                 state.entries[key] = nil
                 state.totalCost -= entry.cost
-                state.misses += 1
+                if countingMiss { state.misses += 1 }
                 return nil
             }
             state.tick &+= 1

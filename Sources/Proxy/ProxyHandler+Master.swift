@@ -7,14 +7,14 @@ extension ProxyHandler {
     /// A path a subtitle set claims: fetch it, and if it really is a master, add the set's tracks.
     /// A media playlist or any other body is passed on unchanged (SPEC "Classification").
     func serveMaster(_ target: OriginTarget, set: SubtitleSet, request: HTTPRequest) async throws -> RouteResponse {
-        let key = set.name + "\u{1}" + cacheKey(target.url, mount: target.mount, request: request)
-        if let bytes = caches.rewritten.value(for: key) {
-            return RouteResponse(route: "master", response: playlistResponse(bytes, maxAge: config.cache.masterTTL))
-        }
+        if let cached = cachedMaster(target, set: set, request: request) { return cached }
+        let key = rewrittenKey(target, set: set, request: request)
         let (fetched, originMilliseconds) = try await cachedPlaylist(target.url, kind: "master", mount: target.mount, request: request)
         guard (200..<300).contains(fetched.status) else { throw Self.originFailure(fetched.status, what: "master playlist") }
+        let body = MasterRelocation(router: router, mounts: config.mounts)
+            .relocate(fetched.body, requestedURL: target.url, finalURL: fetched.finalURL)
         do {
-            let bytes = try set.rewrite(fetched.body, masterTarget: target.proxyTarget)
+            let bytes = try set.rewrite(body, masterTarget: target.proxyTarget)
             caches.rewritten.store(bytes, for: key, cost: bytes.count + 128, ttl: ConfigSeconds.duration(config.cache.masterTTL))
             return RouteResponse(route: "master", response: playlistResponse(bytes, maxAge: config.cache.masterTTL), originMilliseconds: originMilliseconds)
         } catch {
@@ -23,8 +23,19 @@ extension ProxyHandler {
             headers["Content-Type"] = fetched.contentType ?? Self.contentType(forPath: target.proxyPath)
             headers["Cache-Control"] = "max-age=\(ConfigSeconds.maxAge(config.cache.masterTTL))"
             let route = (try? Playlist.parse(fetched.body)) == nil ? "passthrough" : "playlist"
-            return RouteResponse(route: route, response: HTTPResponse(status: .ok, headers: headers, bytes: fetched.body), originMilliseconds: originMilliseconds)
+            return RouteResponse(route: route, response: HTTPResponse(status: .ok, headers: headers, bytes: body), originMilliseconds: originMilliseconds)
         }
+    }
+
+    /// The rewritten master from the cache, if it is there and live.
+    func cachedMaster(_ target: OriginTarget, set: SubtitleSet, request: HTTPRequest, countingMiss: Bool = true) -> RouteResponse? {
+        let key = rewrittenKey(target, set: set, request: request)
+        guard let bytes = caches.rewritten.value(for: key, countingMiss: countingMiss) else { return nil }
+        return RouteResponse(route: "master", response: playlistResponse(bytes, maxAge: config.cache.masterTTL))
+    }
+
+    private func rewrittenKey(_ target: OriginTarget, set: SubtitleSet, request: HTTPRequest) -> String {
+        set.name + "\u{1}" + cacheKey(target.url, mount: target.mount, request: request)
     }
 
     func playlistResponse(_ bytes: [UInt8], maxAge: Double) -> HTTPResponse {

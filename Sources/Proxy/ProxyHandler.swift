@@ -33,69 +33,120 @@ public final class ProxyHandler: Sendable {
     /// The entry point given to the HTTP server.
     public func handle(_ request: HTTPRequest) async -> HTTPResponse {
         let started = ContinuousClock.now
-        var outcome: RouteResponse
-        do {
-            outcome = try await respond(to: request)
-        } catch let error as HTTPStatusError {
-            outcome = RouteResponse(route: "error", response: Self.errorResponse(error.status, error.reason))
-        } catch {
-            outcome = RouteResponse(route: "error", response: Self.errorResponse(.internalServerError, "internal error"))
+        let outcome: RouteResponse
+        switch plan(for: request) {
+        case .answered(let answer):
+            outcome = answer
+        case .work(let work):
+            do {
+                outcome = try await perform(work, request: request)
+            } catch {
+                outcome = Self.errorOutcome(error)
+            }
         }
+        return finish(outcome, request: request, started: started)
+    }
+
+    /// Answers without waiting on anything when it can: health, metrics, preflight, redirects, errors
+    /// and masters already in the cache. Nil means the request needs I/O: pass it to `handle`.
+    /// Safe to call on the server's loop thread; it never blocks.
+    public func handleImmediately(_ request: HTTPRequest) -> HTTPResponse? {
+        let started = ContinuousClock.now
+        switch plan(for: request) {
+        case .answered(let answer):
+            return finish(answer, request: request, started: started)
+        case .work(.master(let target, let set)):
+            guard let cached = cachedMaster(target, set: set, request: request, countingMiss: false) else { return nil }
+            return finish(cached, request: request, started: started)
+        case .work:
+            return nil
+        }
+    }
+
+    /// Range, route header, CORS, metrics and the access log: the same for every response.
+    private func finish(_ outcome: RouteResponse, request: HTTPRequest, started: ContinuousClock.Instant) -> HTTPResponse {
         var response = ByteRangeRequest.apply(to: outcome.response, request: request)
         response.headers["X-HLS-Proxy-Route"] = outcome.route
         CORSPolicy(allowOrigins: config.cors.allowOrigins).decorate(&response, request: request)
         let elapsed = started.duration(to: .now)
         metrics.recordRequest(route: outcome.route, status: response.status.code)
-        logger.access([
-            ("method", .string(request.method.rawValue)),
-            ("path", .string(request.rawPath)),
-            ("route", .string(outcome.route)),
-            ("status", .int(response.status.code)),
-            ("bytes", .int(request.method == .head ? 0 : response.body.count)),
-            ("duration_ms", .double(Self.milliseconds(elapsed))),
-            ("origin_ms", .double(outcome.originMilliseconds)),
-            ("client", .string(request.remoteAddress)),
-        ])
+        logger.access(
+            method: request.method.rawValue, path: request.rawPath, route: outcome.route, status: response.status.code,
+            bytes: request.method == .head ? 0 : response.body.count, durationMilliseconds: Self.milliseconds(elapsed),
+            originMilliseconds: outcome.originMilliseconds, client: request.remoteAddress)
         return response
     }
 
     // MARK: - Dispatch
 
-    private func respond(to request: HTTPRequest) async throws -> RouteResponse {
+    /// What a request needs: an answer now, or work that waits on origins or files.
+    private enum Plan {
+        case answered(RouteResponse)
+        case work(Work)
+    }
+
+    private enum Work {
+        case master(OriginTarget, SubtitleSet)
+        case subtitle(SubtitleURL)
+        case file(String)
+        case passThrough(OriginTarget)
+    }
+
+    /// Routes and classifies a request without any I/O.
+    private func plan(for request: HTTPRequest) -> Plan {
         if request.method == .options {
-            return RouteResponse(route: "preflight", response: CORSPolicy(allowOrigins: config.cors.allowOrigins).preflight(request))
+            return .answered(RouteResponse(route: "preflight", response: CORSPolicy(allowOrigins: config.cors.allowOrigins).preflight(request)))
         }
         guard request.method == .get || request.method == .head else {
-            return RouteResponse(route: "error", response: Self.errorResponse(.methodNotAllowed, "only GET, HEAD and OPTIONS are served"))
+            return .answered(RouteResponse(route: "error", response: Self.errorResponse(.methodNotAllowed, "only GET, HEAD and OPTIONS are served")))
         }
-        switch try router.route(rawPath: request.rawPath, query: request.query) {
+        let route: RequestRouter.Route
+        do {
+            route = try router.route(rawPath: request.rawPath, query: request.query)
+        } catch {
+            return .answered(Self.errorOutcome(error))
+        }
+        switch route {
         case .health:
             let state = serverState()
-            return state.accepting
+            return .answered(state.accepting
                 ? RouteResponse(route: "health", response: Self.text(.ok, "ok"))
-                : RouteResponse(route: "health", response: Self.text(.serviceUnavailable, "draining"))
+                : RouteResponse(route: "health", response: Self.text(.serviceUnavailable, "draining")))
         case .ready:
             let state = serverState()
-            return RouteResponse(route: "ready", response: state.accepting ? Self.text(.ok, "ready") : Self.text(.serviceUnavailable, "not ready"))
+            return .answered(RouteResponse(route: "ready", response: state.accepting ? Self.text(.ok, "ready") : Self.text(.serviceUnavailable, "not ready")))
         case .metrics:
             let text = metrics.render(openConnections: serverState().openConnections, caches: caches.counts)
             var response = Self.text(.ok, text, trailingNewline: false)
             response.headers["Content-Type"] = "text/plain; version=0.0.4; charset=utf-8"
-            return RouteResponse(route: "metrics", response: response)
+            return .answered(RouteResponse(route: "metrics", response: response))
         case .subtitle(let url):
-            return try await serveSubtitle(url, request: request)
+            return .work(.subtitle(url))
         case .origin(let target):
-            if let set = subtitleSet(forPath: target.proxyPath) {
-                return try await serveMaster(target, set: set, request: request)
-            }
-            if let path = target.filePath {
-                return try await serveFile(path, request: request)
-            }
+            if let set = subtitleSet(forPath: target.proxyPath) { return .work(.master(target, set)) }
+            if let path = target.filePath { return .work(.file(path)) }
             switch target.segmentMode {
-            case .redirect: return redirect(to: target.url)
-            case .proxy: return try await passThrough(target, request: request)
+            case .redirect: return .answered(redirect(to: target.url))
+            case .proxy: return .work(.passThrough(target))
             }
         }
+    }
+
+    private func perform(_ work: Work, request: HTTPRequest) async throws -> RouteResponse {
+        switch work {
+        case .master(let target, let set): return try await serveMaster(target, set: set, request: request)
+        case .subtitle(let url): return try await serveSubtitle(url, request: request)
+        case .file(let path): return try await serveFile(path, request: request)
+        case .passThrough(let target): return try await passThrough(target, request: request)
+        }
+    }
+
+    /// The one place errors become responses.
+    private static func errorOutcome(_ error: any Error) -> RouteResponse {
+        if let error = error as? HTTPStatusError {
+            return RouteResponse(route: "error", response: errorResponse(error.status, error.reason))
+        }
+        return RouteResponse(route: "error", response: errorResponse(.internalServerError, "internal error"))
     }
 
     /// The first subtitle set whose master rules match a proxy path.

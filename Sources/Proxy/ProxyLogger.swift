@@ -37,6 +37,8 @@ public struct ProxyLogger: Sendable {
     public var level: LogSeverity
     /// Receives access lines (one JSON object each, no newline).
     public var accessSink: @Sendable (String) -> Void
+    /// Whether access lines are made at all (when off, no line is even built).
+    public var accessEnabled = true
     /// Receives diagnostic lines (one JSON object each, no newline).
     public var diagnosticSink: @Sendable (String) -> Void
 
@@ -47,13 +49,15 @@ public struct ProxyLogger: Sendable {
         self.diagnosticSink = diagnosticSink
     }
 
-    /// Writes access lines to stdout and diagnostics to stderr.
-    public static func standard(level: LogSeverity) -> ProxyLogger {
-        ProxyLogger(
+    /// Writes access lines to stdout (unless `accessLog` is false) and diagnostics to stderr.
+    public static func standard(level: LogSeverity, accessLog: Bool = true) -> ProxyLogger {
+        var logger = ProxyLogger(
             level: level,
             accessSink: { line in StandardStreams.write(line, toError: false) },
             diagnosticSink: { line in StandardStreams.write(line, toError: true) }
         )
+        logger.accessEnabled = accessLog
+        return logger
     }
 
     /// Discards everything.
@@ -67,9 +71,40 @@ public struct ProxyLogger: Sendable {
         diagnosticSink(JSONValue.object(fields).encoded)
     }
 
-    /// Logs one finished request.
-    public func access(_ fields: [(String, JSONValue)]) {
-        accessSink(JSONValue.object([("time", .string(Timestamp.now()))] + fields).encoded)
+    /// Writes out whatever the standard streams still hold; call before the process exits.
+    public static func flushStandardStreams() {
+        StandardStreams.flush()
+    }
+
+    /// Logs one finished request. Built by hand into one string: this runs for every request, often on
+    /// the server's loop thread, so it avoids intermediate arrays and number formatting with `String(format:)`.
+    func access(
+        method: String, path: String, route: String, status: Int, bytes: Int,
+        durationMilliseconds: Double, originMilliseconds: Double, client: String
+    ) {
+        guard accessEnabled else { return }
+        var line = ""
+        line.reserveCapacity(200 + path.utf8.count)
+        line += "{\"time\":\""
+        line += Timestamp.now()
+        line += "\",\"method\":"
+        JSONValue.appendQuoted(method, to: &line)
+        line += ",\"path\":"
+        JSONValue.appendQuoted(path, to: &line)
+        line += ",\"route\":\""
+        line += route
+        line += "\",\"status\":"
+        line += String(status)
+        line += ",\"bytes\":"
+        line += String(bytes)
+        line += ",\"duration_ms\":"
+        JSONValue.appendMilliseconds(durationMilliseconds, to: &line)
+        line += ",\"origin_ms\":"
+        JSONValue.appendMilliseconds(originMilliseconds, to: &line)
+        line += ",\"client\":"
+        JSONValue.appendQuoted(client, to: &line)
+        line += "}"
+        accessSink(line)
     }
 }
 
@@ -85,14 +120,29 @@ public enum JSONValue: Sendable {
         switch self {
         case .string(let text): return JSONValue.quote(text)
         case .int(let value): return String(value)
-        case .double(let value): return value.isFinite ? String(format: "%.3f", value) : "null"
+        case .double(let value):
+            var out = ""
+            JSONValue.appendMilliseconds(value, to: &out)
+            return out
         case .object(let fields):
             return "{" + fields.map { JSONValue.quote($0.0) + ":" + $0.1.encoded }.joined(separator: ",") + "}"
         }
     }
 
     static func quote(_ text: String) -> String {
-        var out = "\""
+        var out = ""
+        appendQuoted(text, to: &out)
+        return out
+    }
+
+    /// Appends `text` as a JSON string; text that needs no escape is appended in one piece.
+    static func appendQuoted(_ text: String, to out: inout String) {
+        out += "\""
+        if !text.utf8.contains(where: { $0 < 0x20 || $0 == 0x22 || $0 == 0x5C || $0 == 0x7F }) {
+            out += text
+            out += "\""
+            return
+        }
         for scalar in text.unicodeScalars {
             switch scalar {
             case "\"": out += "\\\""
@@ -102,39 +152,26 @@ public enum JSONValue: Sendable {
             case "\t": out += "\\t"
             default:
                 if scalar.value < 0x20 || scalar.value == 0x7F {
-                    out += String(format: "\\u%04x", scalar.value)
+                    let hex = String(scalar.value, radix: 16)
+                    out += "\\u" + String(repeating: "0", count: max(0, 4 - hex.count)) + hex
                 } else {
                     out.unicodeScalars.append(scalar)
                 }
             }
         }
-        return out + "\""
+        out += "\""
     }
-}
 
-/// RFC 3339 UTC timestamps with milliseconds for log lines.
-enum Timestamp {
-    static func now() -> String {
-        let date = Date()
-        let seconds = date.timeIntervalSince1970
-        let millis = Int((seconds - seconds.rounded(.down)) * 1000)
-        let formatted = Date.ISO8601FormatStyle(includingFractionalSeconds: false).format(date)
-        return String(formatted.dropLast()) + String(format: ".%03dZ", millis)
-    }
-}
-
-/// Line writes to stdout/stderr, serialized so lines from concurrent requests never interleave.
-enum StandardStreams {
-    private static let lock = Mutex(())
-
-    static func write(_ line: String, toError: Bool) {
-        let data = Data((line + "\n").utf8)
-        lock.withLock { _ in
-            if toError {
-                FileHandle.standardError.write(data)
-            } else {
-                FileHandle.standardOutput.write(data)
-            }
+    /// Appends a non-negative millisecond figure with three decimals (microsecond resolution).
+    static func appendMilliseconds(_ value: Double, to out: inout String) {
+        guard value.isFinite, value >= 0, value < 1e12 else {
+            out += "null"
+            return
         }
+        let micros = Int64(value * 1000 + 0.5)
+        let fraction = micros % 1000
+        out += String(micros / 1000)
+        out += fraction < 10 ? ".00" : fraction < 100 ? ".0" : "."
+        out += String(fraction)
     }
 }

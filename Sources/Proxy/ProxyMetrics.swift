@@ -12,7 +12,7 @@ public final class ProxyMetrics: Sendable {
     }
 
     private struct State {
-        var requests: [String: Int] = [:]          // "route|2xx"
+        var requests: [String: [Int]] = [:]        // route -> counts by status class 1xx...5xx (index 1...5)
         var originLatency: [String: Histogram] = [:] // by kind
         var subtitleFallbacks: [String: Int] = [:]   // by reason
     }
@@ -24,8 +24,8 @@ public final class ProxyMetrics: Sendable {
 
     /// Counts one answered request.
     func recordRequest(route: String, status: Int) {
-        let key = "\(route)|\(status / 100)xx"
-        state.withLock { $0.requests[key, default: 0] += 1 }
+        let statusClass = min(max(status / 100, 0), 5)
+        state.withLock { $0.requests[route, default: [Int](repeating: 0, count: 6)][statusClass] += 1 }
     }
 
     /// Records how long one origin fetch took.
@@ -57,10 +57,11 @@ public final class ProxyMetrics: Sendable {
         var out = ""
         out += "# HELP hls_proxy_requests_total Requests answered, by route and status class.\n"
         out += "# TYPE hls_proxy_requests_total counter\n"
-        for key in snapshot.requests.keys.sorted() {
-            let parts = key.split(separator: "|")
-            guard parts.count == 2, let value = snapshot.requests[key] else { continue }
-            out += "hls_proxy_requests_total{route=\"\(parts[0])\",status=\"\(parts[1])\"} \(value)\n"
+        for route in snapshot.requests.keys.sorted() {
+            guard let counts = snapshot.requests[route] else { continue }
+            for (statusClass, value) in counts.enumerated() where value > 0 {
+                out += "hls_proxy_requests_total{route=\"\(route)\",status=\"\(statusClass)xx\"} \(value)\n"
+            }
         }
         out += "# HELP hls_proxy_origin_fetch_duration_seconds Origin fetch latency, by kind.\n"
         out += "# TYPE hls_proxy_origin_fetch_duration_seconds histogram\n"

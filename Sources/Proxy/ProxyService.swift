@@ -34,7 +34,12 @@ public final class ProxyService: Sendable {
         serverConfiguration.headerTimeout = ConfigSeconds.duration(config.timeouts.header)
         serverConfiguration.idleTimeout = ConfigSeconds.duration(config.timeouts.idle)
         serverConfiguration.maxConnections = config.limits.maxConnections
-        let server = HTTPServer(configuration: serverConfiguration) { request in await handler.handle(request) }
+        // Health, redirects, errors and cached masters are answered on the loop thread with no task hop.
+        let server = HTTPServer(
+            configuration: serverConfiguration,
+            handler: { request in await handler.handle(request) },
+            immediateHandler: { request in handler.handleImmediately(request) }
+        )
         serverBox.withLock { $0 = server }
         self.server = server
     }

@@ -22,44 +22,50 @@ struct RequestRouter: Sendable {
     }
 
     /// Routes a request target given as raw (still percent-encoded) path and query.
+    /// Only the first segment is split off: every segment request passes here, so the rest of the path
+    /// is carried as one raw slice.
     func route(rawPath: String, query: String?) throws(ProxyError) -> Route {
-        let segments = rawPath.split(separator: "/", omittingEmptySubsequences: false).dropFirst()
-        guard let first = segments.first, !first.isEmpty else {
+        let afterSlash = rawPath.utf8.first == UInt8(ascii: "/") ? rawPath.dropFirst() : rawPath[...]
+        let firstEnd = afterSlash.firstIndex(of: "/") ?? afterSlash.endIndex
+        let first = afterSlash[..<firstEnd]
+        let rest: Substring? = firstEnd < afterSlash.endIndex ? afterSlash[afterSlash.index(after: firstEnd)...] : nil
+        guard !first.isEmpty else {
             throw .notFound("no mount given: use /{mount}/{path} or /{http|https}/{host}/{path}")
         }
         switch first {
-        case "healthz" where segments.count == 1: return .health
-        case "readyz" where segments.count == 1: return .ready
-        case "metrics" where segments.count == 1: return .metrics
+        case "healthz" where rest == nil: return .health
+        case "readyz" where rest == nil: return .ready
+        case "metrics" where rest == nil: return .metrics
         case Substring(SubtitleURL.reservedPrefix):
-            guard let url = SubtitleURL(segmentsAfterPrefix: segments.dropFirst()) else {
+            let segments = rest?.split(separator: "/", omittingEmptySubsequences: false) ?? []
+            guard let url = SubtitleURL(segmentsAfterPrefix: segments[...]) else {
                 throw .notFound("unknown synthesized resource")
             }
             return .subtitle(url)
         case "http", "https":
             if mounts[String(first)] == nil {
-                return .origin(try embeddedTarget(scheme: String(first), segments: segments.dropFirst(), query: query))
+                let segments = rest?.split(separator: "/", omittingEmptySubsequences: false) ?? []
+                return .origin(try embeddedTarget(scheme: String(first), segments: segments[...], query: query))
             }
         default:
             break
         }
         let name = try PathDecoding.decodeSegment(first)
         guard let mount = mounts[name] else { throw .notFound("no mount named \"\(Sanitized.text(name))\"") }
-        return .origin(try mountTarget(mount, rest: segments.dropFirst(), query: query))
+        return .origin(try mountTarget(mount, rawRest: rest ?? "", query: query))
     }
 
-    /// The origin target of a mount-form request.
-    func mountTarget(_ mount: Mount, rest: ArraySlice<Substring>, query: String?) throws(ProxyError) -> OriginTarget {
-        let rawRest = rest.joined(separator: "/")
-        let proxyTarget = "/" + ([mount.name] + rest.map(String.init)).joined(separator: "/") + (query.map { "?" + $0 } ?? "")
+    /// The origin target of a mount-form request; `rawRest` is the raw path after `/{mount}/`.
+    func mountTarget(_ mount: Mount, rawRest: Substring, query: String?) throws(ProxyError) -> OriginTarget {
+        let suffix = query.map { "?" + $0 } ?? ""
+        let proxyTarget = "/" + mount.name + "/" + rawRest + suffix
         let decodedPath = "/" + mount.name + "/" + (try PathDecoding.decodePath(rawRest))
         switch mount.origin {
         case .http(let baseURL):
-            try Self.refuseDotDotSegments(rest)
-            let url = baseURL + "/" + rawRest + (query.map { "?" + $0 } ?? "")
-            return OriginTarget(mount: mount, url: url, proxyPath: decodedPath, proxyTarget: proxyTarget)
+            try Self.refuseDotDotSegments(rawRest)
+            return OriginTarget(mount: mount, url: baseURL + "/" + rawRest + suffix, proxyPath: decodedPath, proxyTarget: proxyTarget)
         case .directory(let root):
-            let path = try FileConfinement.confinedPath(root: root, rawRelativePath: rawRest)
+            let path = try FileConfinement.confinedPath(root: root, rawRelativePath: String(rawRest))
             return OriginTarget(mount: mount, url: FileConfinement.fileURL(path: path), proxyPath: decodedPath, proxyTarget: proxyTarget)
         }
     }
@@ -67,8 +73,11 @@ struct RequestRouter: Sendable {
     /// RFC 3986 §5.2.4: an origin removes `..` segments, so `/mount/../x` would reach `x` outside the
     /// mount's base path. Refused in every spelling: raw, percent-encoded, or behind an encoded `/` or `\`
     /// (servers that decode before normalizing treat those as separators).
-    static func refuseDotDotSegments(_ rest: ArraySlice<Substring>) throws(ProxyError) {
-        for rawSegment in rest {
+    static func refuseDotDotSegments(_ rawRest: Substring) throws(ProxyError) {
+        // Two dots, raw or escaped (`%2e`), are needed; most paths have neither and skip the decoding.
+        let utf8 = rawRest.utf8
+        guard utf8.contains(UInt8(ascii: "%")) || utf8.firstRange(of: "..".utf8) != nil else { return }
+        for rawSegment in rawRest.split(separator: "/", omittingEmptySubsequences: false) {
             let segment = try PathDecoding.decodeSegment(rawSegment)
             if segment.split(whereSeparator: { $0 == "/" || $0 == "\\" }).contains("..") || segment == ".." {
                 throw .forbidden("path leaves the mount")

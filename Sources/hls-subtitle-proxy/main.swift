@@ -1,10 +1,12 @@
 import Foundation
+import HTTPServer
 import Proxy
 
 // The thin executable: arguments and environment in, a running proxy (or one offline action) out.
 
+
 func fail(_ message: String, status: Int32) -> Never {
-    FileHandle.standardError.write(Data("hls-subtitle-proxy: \(message)\n".utf8))
+    try? FileHandle.standardError.write(contentsOf: Data("hls-subtitle-proxy: \(message)\n".utf8))
     exit(status)
 }
 
@@ -57,14 +59,18 @@ case .rewrite(let url, let input):
     }
     do {
         let output = try OfflineRewrite.rewrite(bytes, proxyURL: url, config: config)
-        FileHandle.standardOutput.write(Data(output))
+        do {
+            try FileHandle.standardOutput.write(contentsOf: Data(output))
+        } catch {
+            fail("cannot write the output: \(error)", status: 1)
+        }
     } catch {
         fail(error.reason, status: 1)
     }
 case .serve:
     let config = loadConfig()
     let level = options.logLevel ?? config.logLevel.flatMap { LogSeverity(name: $0.rawValue) } ?? .info
-    let logger = ProxyLogger.standard(level: level)
+    let logger = ProxyLogger.standard(level: level, accessLog: options.accessLog ?? config.accessLog)
     let service = ProxyService(config: config, logger: logger)
     do {
         try service.start()
@@ -73,20 +79,22 @@ case .serve:
     }
     logger.log(.info, "hls-subtitle-proxy \(CommandLineOptions.version) listening on http://\(service.address)")
     for line in service.startupSummary { logger.log(.info, line) }
-    signal(SIGTERM, SIG_IGN)
-    signal(SIGINT, SIG_IGN)
-    let signalSources = [SIGTERM, SIGINT].map { number in
-        let source = DispatchSource.makeSignalSource(signal: number, queue: .main)
-        source.setEventHandler {
-            logger.log(.info, "signal \(number): draining")
-            Task.detached {
-                await service.stop()
-                logger.log(.info, "stopped")
-                exit(0)
-            }
-        }
-        source.resume()
-        return source
+    do {
+        try ShutdownSignals.install()
+    } catch {
+        fail("cannot handle signals: \(error)", status: 1)
     }
-    withExtendedLifetime(signalSources) { dispatchMain() }
+    let waiter = Thread {
+        guard let number = ShutdownSignals.wait() else { return }
+        logger.log(.info, "signal \(number): draining")
+        Task.detached {
+            await service.stop()
+            logger.log(.info, "stopped")
+            ProxyLogger.flushStandardStreams()
+            exit(0)
+        }
+    }
+    waiter.name = "signals"
+    waiter.start()
+    dispatchMain()
 }

@@ -27,16 +27,22 @@ let echoHandler: HTTPHandler = { request in
     return HTTPResponse(status: .ok, headers: ["Content-Type": "text/plain"], bytes: Array(text.utf8))
 }
 
-/// Starts a server on a free port, runs `body`, and stops the server.
+/// Starts a server on a free port (offering requests to `immediateHandler` first when given), runs `body`,
+/// and stops the server.
 func withServer<T: Sendable>(
     _ configure: (inout HTTPServerConfiguration) -> Void = { _ in },
     handler: @escaping HTTPHandler = echoHandler,
+    immediateHandler: HTTPImmediateHandler? = nil,
     _ body: (HTTPServer) async throws -> T
 ) async throws -> T {
     var configuration = HTTPServerConfiguration()
     configuration.port = 0
     configure(&configuration)
-    let server = HTTPServer(configuration: configuration, handler: handler)
+    let server = if let immediateHandler {
+        HTTPServer(configuration: configuration, handler: handler, immediateHandler: immediateHandler)
+    } else {
+        HTTPServer(configuration: configuration, handler: handler)
+    }
     try server.start()
     do {
         let result = try await body(server)

@@ -11,7 +11,8 @@ import Testing
         let result = try await RunningProcess.run(["--help"])
         #expect(result.status == 0)
         for word in ["--config", "--host", "--port", "--log-level", "--check-config", "--version", "--help", "rewrite",
-                     "HLS_PROXY_CONFIG", "HLS_PROXY_HOST", "HLS_PROXY_PORT", "PORT", "HLS_PROXY_LOG_LEVEL", "Example"] {
+                     "HLS_PROXY_CONFIG", "HLS_PROXY_HOST", "HLS_PROXY_PORT", "PORT", "HLS_PROXY_LOG_LEVEL", "--access-log",
+                     "HLS_PROXY_ACCESS_LOG", "Example"] {
             #expect(result.out.contains(word), "--help does not mention \(word)")
         }
     }
@@ -95,6 +96,43 @@ import Testing
             #expect(fields[key] != nil, "access log lacks \(key)")
         }
         #expect(child.standardError.contains("draining"))
+    }
+
+    @Test func theAccessLogCanBeTurnedOff() async throws {
+        let child = try RunningProcess(["--config", "config.example.json", "--port", "0"], environment: ["HLS_PROXY_ACCESS_LOG": "off"],
+                                       currentDirectory: Self.root)
+        let banner = try #require(try await child.waitForError(containing: "listening on http://"))
+        let portText = try #require(banner.components(separatedBy: "listening on http://127.0.0.1:").last?.prefix { $0.isNumber })
+        let port = try #require(Int(portText))
+        let health = try await TestClient.get(port: port, "/healthz")
+        #expect(health.status == 200)
+        child.process.terminate()
+        #expect(try await child.waitForExit(timeout: .seconds(15)) == 0)
+        #expect(child.standardOutput.isEmpty)
+    }
+
+    @Test func sigintDrainsAndExitsZeroToo() async throws {
+        let child = try RunningProcess(["--config", "config.example.json", "--port", "0"], currentDirectory: Self.root)
+        #expect(try await child.waitForError(containing: "listening on http://") != nil)
+        child.process.interrupt()  // SIGINT
+        #expect(try await child.waitForExit(timeout: .seconds(15)) == 0)
+        #expect(child.standardError.contains("signal 2: draining"))
+    }
+
+    @Test func aClosedAccessLogPipeDoesNotStopTheServer() async throws {
+        let child = try RunningProcess(["--config", "config.example.json", "--port", "0"], currentDirectory: Self.root)
+        let banner = try #require(try await child.waitForError(containing: "listening on http://"))
+        let portText = try #require(banner.components(separatedBy: "listening on http://127.0.0.1:").last?.prefix { $0.isNumber })
+        let port = try #require(Int(portText))
+        // The access-log reader goes away: every later line meets EPIPE.
+        try child.closeStandardOutput()
+        for _ in 0..<3 {
+            let health = try await TestClient.get(port: port, "/healthz")
+            #expect(health.status == 200)
+        }
+        #expect(child.process.isRunning)
+        child.process.terminate()
+        #expect(try await child.waitForExit(timeout: .seconds(15)) == 0)
     }
 
     @Test func rewritePrintsWhatTheServerServes() async throws {

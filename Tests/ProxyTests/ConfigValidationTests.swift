@@ -18,7 +18,7 @@ import Testing
         (#"{"listen": {"host": 1}}"#, "listen.host: expected a string, got 1"),
         (#"{"log_level": "verbose"}"#, #"log_level: expected one of debug, info, warn, error, got "verbose""#),
         (#"{"listen": {"hots": "x"}}"#, "listen.hots: unknown key (expected one of host, port)"),
-        (#"{"listne": {}}"#, "listne: unknown key (expected one of cache, cors, embedded, limits, listen, log_level, mounts, subtitles, timeouts)"),
+        (#"{"listne": {}}"#, "listne: unknown key (expected one of access_log, cache, cors, embedded, limits, listen, log_level, mounts, subtitles, timeouts)"),
         (#"{"listen": []}"#, "listen: expected an object, got an array"),
     ])
     func listenAndTopLevelProblemsNameTheirField(json: String, expected: String) {

@@ -115,7 +115,7 @@ import Testing
             let fdsBefore = ProcessResources.openDescriptors
             let rssBefore = ProcessResources.residentBytes
             let repetitions = 1_000
-            let batch = 100
+            let batch = 50
             var wrong: [String] = []
             for start in stride(from: 0, to: repetitions, by: batch) {
                 let statuses = try await withThrowingTaskGroup(of: (String, Int, Int).self) { group in

@@ -72,6 +72,25 @@ import Testing
         }
     }
 
+    @Test func aRedirectedMasterKeepsItsRelativeURIsPointingAtTheRealDirectory() async throws {
+        try await withProxy { proxy in
+            proxy.origin.setFault("/broken/master.m3u8", .redirect(proxy.origin.baseURL + "/vod-ts/master.m3u8"))
+            let response = try await proxy.get("/origin/broken/master.m3u8")
+            #expect(response.status == 200)
+            #expect(response.header("X-HLS-Proxy-Route") == "master")
+            let uris = response.text.split(separator: "\n").filter { !$0.hasPrefix("#") }
+            // RFC 3986 §5.1: the base is the URL after the redirect, /vod-ts/, mapped back onto the mount.
+            #expect(uris == ["/origin/vod-ts/v0/index.m3u8", "/origin/vod-ts/v1/index.m3u8"])
+            let variant = try await proxy.get(String(uris[0]))
+            #expect(variant.header("Location") == proxy.origin.baseURL + "/vod-ts/v0/index.m3u8")
+            // The subtitle timeline follows the redirect too: three 4-second segments.
+            let line = try #require(response.text.split(separator: "\n").first { $0.contains("LANGUAGE=\"en\"") })
+            let start = try #require(line.range(of: "URI=\""))
+            let playlist = try await proxy.get(String(line[start.upperBound...].prefix { $0 != "\"" }))
+            #expect(playlist.text.components(separatedBy: "#EXTINF:4").count == 4)
+        }
+    }
+
     @Test func aMediaPlaylistOnAMasterPathPassesUnchanged() async throws {
         try await withProxy { proxy in
             let original = try #require(FileManager.default.contents(atPath: FixtureOrigin.fixturesRoot + "/vod-ts/v0/index.m3u8"))

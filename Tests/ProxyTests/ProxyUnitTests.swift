@@ -106,3 +106,174 @@ import Testing
         }
     }
 }
+
+/// Health and readiness follow the server's state, without a socket in between.
+@Suite struct HealthTests {
+    static func handler(accepting: Bool) throws -> ProxyHandler {
+        let config = try ProxyConfig.decode(Array("{}".utf8), environment: [:])
+        return ProxyHandler(config: config, origin: OriginClient(configuration: .init()), logger: .silent) { (3, accepting) }
+    }
+
+    static func get(_ handler: ProxyHandler, _ path: String) async -> HTTPResponse {
+        await handler.handle(HTTPRequest(method: .get, target: path, path: path, rawPath: path, query: nil))
+    }
+
+    @Test func healthIsOkWhileServingAnd503WhileDraining() async throws {
+        let serving = await Self.get(try Self.handler(accepting: true), "/healthz")
+        #expect(serving.status == .ok)
+        let draining = await Self.get(try Self.handler(accepting: false), "/healthz")
+        #expect(draining.status == .serviceUnavailable)
+        let notReady = await Self.get(try Self.handler(accepting: false), "/readyz")
+        #expect(notReady.status == .serviceUnavailable)
+        let ready = await Self.get(try Self.handler(accepting: true), "/readyz")
+        #expect(ready.status == .ok)
+    }
+
+    @Test func metricsUseThePrometheusTextFormat() async throws {
+        let handler = try Self.handler(accepting: true)
+        _ = await Self.get(handler, "/healthz")
+        _ = await Self.get(handler, "/nowhere/x")
+        let response = await Self.get(handler, "/metrics")
+        #expect(response.headers["Content-Type"] == "text/plain; version=0.0.4; charset=utf-8")
+        guard case .bytes(let body) = response.body else {
+            Issue.record("metrics body is not bytes")
+            return
+        }
+        let text = String(decoding: body, as: UTF8.self)
+        #expect(text.contains("hls_proxy_requests_total{route=\"health\",status=\"2xx\"} 1"))
+        #expect(text.contains("hls_proxy_requests_total{route=\"error\",status=\"4xx\"} 1"))
+        #expect(text.contains("hls_proxy_open_connections 3"))
+        // Every sample line belongs to a family announced by HELP and TYPE lines.
+        let families = Set(text.split(separator: "\n").filter { $0.hasPrefix("# TYPE ") }.compactMap { $0.split(separator: " ").dropFirst(2).first })
+        for line in text.split(separator: "\n") where !line.hasPrefix("#") {
+            let name = line.prefix { $0 != "{" && $0 != " " }
+            let family = ["_bucket", "_sum", "_count"].reduce(String(name)) { name, suffix in
+                name.hasSuffix(suffix) && !families.contains(Substring(name)) ? String(name.dropLast(suffix.count)) : name
+            }
+            #expect(families.contains(Substring(family)), "\(line) has no TYPE line")
+        }
+    }
+}
+
+/// Relative URIs of a redirected master, re-based onto what the player can reach.
+@Suite struct MasterRelocationTests {
+    static func relocation() throws -> MasterRelocation {
+        let config = try ProxyConfig.decode(Array("""
+            { "mounts": { "cdn": { "origin": "http://cdn.example" } }, "embedded": { "allow_hosts": ["*.allowed.example"] } }
+            """.utf8), environment: [:])
+        return MasterRelocation(router: RequestRouter(config: config), mounts: config.mounts)
+    }
+
+    @Test func uriLinesAndURIAttributesAreMapped() throws {
+        let master = """
+            #EXTM3U
+            #EXT-X-MEDIA:TYPE=AUDIO,GROUP-ID="a",NAME="en",URI="audio/en.m3u8"
+            #EXT-X-STREAM-INF:BANDWIDTH=1,AUDIO="a"
+            hi/index.m3u8?x=1
+            #EXT-X-STREAM-INF:BANDWIDTH=2
+            https://elsewhere.example/abs.m3u8
+
+            """
+        let moved = try Self.relocation().relocate(Array(master.utf8), requestedURL: "http://cdn.example/old/master.m3u8",
+                                                   finalURL: "http://cdn.example/new/dir/master.m3u8?sig=1")
+        #expect(String(decoding: moved, as: UTF8.self) == """
+            #EXTM3U
+            #EXT-X-MEDIA:TYPE=AUDIO,GROUP-ID="a",NAME="en",URI="/cdn/new/dir/audio/en.m3u8"
+            #EXT-X-STREAM-INF:BANDWIDTH=1,AUDIO="a"
+            /cdn/new/dir/hi/index.m3u8?x=1
+            #EXT-X-STREAM-INF:BANDWIDTH=2
+            https://elsewhere.example/abs.m3u8
+
+            """)
+    }
+
+    @Test func targetsOutsideEveryMountUseTheEmbeddedFormOrTheirAbsoluteURL() throws {
+        let relocation = try Self.relocation()
+        #expect(relocation.proxyReference("v/1.m3u8", finalURL: "https://edge.allowed.example/a/m.m3u8") == "/https/edge.allowed.example/a/v/1.m3u8")
+        #expect(relocation.proxyReference("v/1.m3u8", finalURL: "https://other.example/a/m.m3u8") == "https://other.example/a/v/1.m3u8")
+        #expect(relocation.proxyReference("https://x.example/y", finalURL: "http://cdn.example/a/m.m3u8") == nil)
+    }
+
+    @Test func aRedirectWithinTheSameDirectoryChangesNothing() throws {
+        let master = Array("#EXTM3U\n#EXT-X-STREAM-INF:BANDWIDTH=1\nv.m3u8\n".utf8)
+        let same = try Self.relocation().relocate(master, requestedURL: "http://cdn.example/a/m.m3u8", finalURL: "http://cdn.example/a/n.m3u8?t=2")
+        #expect(same == master)
+    }
+}
+
+/// What the proxy answers on the server's loop thread, and what it leaves for the async handler.
+@Suite struct ImmediateAnswerTests {
+    static func handler() throws -> ProxyHandler {
+        let config = try ProxyConfig.decode(Array("""
+            { "mounts": { "files": { "origin": "\(FixtureOrigin.fixturesRoot)" }, "web": { "origin": "http://127.0.0.1:1" } },
+              "subtitles": [ { "name": "s", "masters": ["/files/vod-ts/master.m3u8"],
+                               "tracks": [ { "name": "English", "language": "en", "source": "/subtitles/en.vtt" } ] } ] }
+            """.utf8), environment: [:])
+        return ProxyHandler(config: config, origin: OriginClient(configuration: .init()), logger: .silent)
+    }
+
+    static func request(_ path: String, method: HTTPMethod = .get) -> HTTPRequest {
+        HTTPRequest(method: method, target: path, path: path, rawPath: path, query: nil)
+    }
+
+    @Test func redirectsHealthPreflightAndErrorsAreAnsweredAtOnce() throws {
+        let handler = try Self.handler()
+        #expect(handler.handleImmediately(Self.request("/web/a/seg.ts"))?.status == .found)
+        #expect(handler.handleImmediately(Self.request("/healthz"))?.status == .ok)
+        #expect(handler.handleImmediately(Self.request("/x", method: .options))?.status == .noContent)
+        #expect(handler.handleImmediately(Self.request("/nowhere/x"))?.status == .notFound)
+        #expect(handler.handleImmediately(Self.request("/web/a/seg.ts"))?.headers["X-HLS-Proxy-Route"] == "redirect")
+    }
+
+    @Test func workThatWaitsOnFilesOrOriginsIsLeftToTheAsyncHandler() throws {
+        let handler = try Self.handler()
+        #expect(handler.handleImmediately(Self.request("/files/vod-ts/v0/seg000.ts")) == nil)
+        #expect(handler.handleImmediately(Self.request("/files/vod-ts/master.m3u8")) == nil)
+        #expect(handler.handleImmediately(Self.request("/_hls-proxy/v1/s/en/L2ZpbGVzL3ZvZC10cy9tYXN0ZXIubTN1OA/index.m3u8")) == nil)
+    }
+
+    @Test func aCachedMasterIsAnsweredAtOnceWithTheSameBytes() async throws {
+        let handler = try Self.handler()
+        let first = await handler.handle(Self.request("/files/vod-ts/master.m3u8"))
+        #expect(first.status == .ok)
+        let cached = try #require(handler.handleImmediately(Self.request("/files/vod-ts/master.m3u8")))
+        guard case .bytes(let a) = first.body, case .bytes(let b) = cached.body else {
+            Issue.record("bodies are not bytes")
+            return
+        }
+        #expect(a == b)
+        #expect(cached.headers["X-HLS-Proxy-Route"] == "master")
+    }
+}
+
+/// Access lines are JSON whatever the request carried.
+@Suite struct AccessLogTests {
+    @Test func accessLinesAreValidJSONEvenForHostilePaths() throws {
+        let lines = LockedBox<[String]>([])
+        let logger = ProxyLogger(level: .error, accessSink: { line in lines.withLock { $0.append(line) } }, diagnosticSink: { _ in })
+        let hostile = "/a\"b\\c\u{1}d\u{7F}é"
+        logger.access(method: "GET", path: hostile, route: "redirect", status: 302, bytes: 0,
+                      durationMilliseconds: 1.2345, originMilliseconds: 0, client: "[::1]:5000")
+        let line = try #require(lines.withLock { $0.first })
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+        #expect(object["path"] as? String == hostile)
+        #expect(object["duration_ms"] as? Double == 1.235)
+        #expect(object["origin_ms"] as? Double == 0)
+        #expect(object["status"] as? Int == 302)
+        #expect(line.contains("\"duration_ms\":1.235,"))
+    }
+
+    @Test func aDisabledAccessLogBuildsNoLine() {
+        let lines = LockedBox<[String]>([])
+        var logger = ProxyLogger(level: .error, accessSink: { line in lines.withLock { $0.append(line) } }, diagnosticSink: { _ in })
+        logger.accessEnabled = false
+        logger.access(method: "GET", path: "/", route: "health", status: 200, bytes: 3, durationMilliseconds: 0, originMilliseconds: 0, client: "")
+        #expect(lines.withLock { $0.isEmpty })
+    }
+
+    @Test func theConfigCanTurnTheAccessLogOff() throws {
+        #expect(try ProxyConfig.decode(Array(#"{ "access_log": false }"#.utf8), environment: [:]).accessLog == false)
+        #expect(try ProxyConfig.decode(Array("{}".utf8), environment: [:]).accessLog == true)
+        #expect(throws: ConfigError.self) { try ProxyConfig.decode(Array(#"{ "access_log": "sometimes" }"#.utf8), environment: [:]) }
+    }
+}

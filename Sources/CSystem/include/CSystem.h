@@ -7,4 +7,11 @@
 /// accept4(2) needs _GNU_SOURCE, which Swift's Glibc module does not define.
 int csystem_accept4(int fd, struct sockaddr *addr, socklen_t *len, int flags);
 
+/// Installs handlers for SIGTERM and SIGINT that write the signal number to a pipe (write(2) is
+/// async-signal-safe), whichever thread the kernel picks. Returns 0, or -1 with errno set.
+int csystem_install_shutdown_signals(void);
+
+/// Blocks until a shutdown signal arrives and returns its number, or -1 if the pipe failed.
+int csystem_wait_shutdown_signal(void);
+
 #endif

@@ -8,7 +8,7 @@ extension ConfigReader {
         }
         let root = ConfigPath.root
         let keys: Set<String> = [
-            "listen", "mounts", "embedded", "subtitles", "timeouts", "limits", "cache", "cors", "log_level",
+            "listen", "mounts", "embedded", "subtitles", "timeouts", "limits", "cache", "cors", "log_level", "access_log",
         ]
         guard let members = object(document, at: root, keys: keys) else { return config }
         config.listen = listen(members["listen"], at: root.key("listen"))
@@ -20,6 +20,7 @@ extension ConfigReader {
         config.cache = cache(members["cache"], at: root.key("cache"))
         config.cors = cors(members["cors"], at: root.key("cors"))
         config.logLevel = choice(members["log_level"], at: root.key("log_level"))
+        if let accessLog = bool(members["access_log"], at: root.key("access_log")) { config.accessLog = accessLog }
         return config
     }
 

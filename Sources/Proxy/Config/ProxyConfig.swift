@@ -20,6 +20,8 @@ public struct ProxyConfig: Sendable {
     public var cors: CORS
     /// Log level from the file, when it sets one; the command line may override it.
     public var logLevel: LogLevel?
+    /// Whether one JSON access line per request goes to stdout (JSON `access_log`, default true).
+    public var accessLog = true
 
     /// Makes a config from parts; every part defaults to what an empty JSON object decodes to.
     public init(

@@ -37,6 +37,13 @@ final class RunningProcess: @unchecked Sendable {
         try process.run()
     }
 
+    /// Closes our end of the child's stdout pipe, as a log reader that exits would.
+    func closeStandardOutput() throws {
+        guard let pipe = process.standardOutput as? Pipe else { return }
+        pipe.fileHandleForReading.readabilityHandler = nil
+        try pipe.fileHandleForReading.close()
+    }
+
     var standardOutput: String { String(decoding: stdout.withLock { $0 }, as: UTF8.self) }
     var standardError: String { String(decoding: stderr.withLock { $0 }, as: UTF8.self) }
 

@@ -1,0 +1,22 @@
+import CSystem
+import Glibc
+
+/// SIGTERM and SIGINT as an event a thread can wait for.
+///
+/// A real handler is installed (it writes the signal number to a pipe), so the signal is caught on
+/// whichever thread the kernel delivers it to; a dispatch source or sigwait depends on every thread's
+/// signal mask, which libdispatch changes on its own threads.
+public enum ShutdownSignals {
+    /// Installs the handlers; call once, before serving.
+    public static func install() throws(HTTPServerError) {
+        guard csystem_install_shutdown_signals() == 0 else {
+            throw HTTPServerError.system("sigaction(SIGTERM, SIGINT)", errno: errno)
+        }
+    }
+
+    /// Blocks the calling thread until SIGTERM or SIGINT arrives; returns its number (nil if the pipe failed).
+    public static func wait() -> Int32? {
+        let number = csystem_wait_shutdown_signal()
+        return number < 0 ? nil : number
+    }
+}

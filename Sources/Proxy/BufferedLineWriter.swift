@@ -1,0 +1,118 @@
+import Foundation
+import Synchronization
+
+/// Log lines go to a memory buffer that a background thread writes out, so a request never waits on
+/// stdout: the HTTP loop thread may log, and a slow or stuck log reader must not stall serving.
+/// Lines are batched (one write per flush, like nginx's buffered access log); when the reader falls
+/// `capacity` bytes behind, new lines are dropped and counted rather than held without bound.
+final class BufferedLineWriter: @unchecked Sendable {
+    // @unchecked: `pending`, `dropped` and `flushing` are only touched with `condition` locked.
+    private let condition = NSCondition()
+    private var pending: [UInt8] = []
+    private var dropped = 0
+    private let handle: FileHandle
+    private let capacity: Int
+    private let flushThreshold = 64 * 1024
+
+    /// A writer to `handle` that holds at most `capacity` unwritten bytes.
+    init(handle: FileHandle, capacity: Int = 4 << 20) {
+        self.handle = handle
+        self.capacity = capacity
+        let thread = Thread { [unowned self] in self.drainForever() }
+        thread.name = "log-writer"
+        thread.start()
+    }
+
+    /// Queues one line (a newline is added).
+    func write(_ line: String) {
+        condition.lock()
+        defer { condition.unlock() }
+        let size = line.utf8.count + 1
+        guard pending.count + size <= capacity else {
+            dropped += 1
+            return
+        }
+        pending.append(contentsOf: line.utf8)
+        pending.append(UInt8(ascii: "\n"))
+        if pending.count >= flushThreshold { condition.signal() }
+    }
+
+    /// Writes everything queued so far, on the calling thread; for shutdown.
+    func flush() {
+        condition.lock()
+        let batch = pending
+        pending.removeAll(keepingCapacity: true)
+        condition.unlock()
+        emit(batch)
+    }
+
+    /// Lines dropped because the reader fell behind or went away.
+    var droppedLines: Int {
+        condition.lock()
+        defer { condition.unlock() }
+        return dropped
+    }
+
+    private func drainForever() {
+        while true {
+            condition.lock()
+            if pending.count < flushThreshold {
+                // Flush at least every 50 ms so lines show up promptly when traffic is light.
+                _ = condition.wait(until: Date(timeIntervalSinceNow: 0.05))
+            }
+            let batch = pending
+            pending.removeAll(keepingCapacity: true)
+            condition.unlock()
+            emit(batch)
+        }
+    }
+
+    private func emit(_ batch: [UInt8]) {
+        guard !batch.isEmpty else { return }
+        do {
+            // The throwing form: the older `write(_:)` traps on EPIPE, and a vanished log reader must
+            // never take the proxy down.
+            try handle.write(contentsOf: batch)
+        } catch {
+            condition.lock()
+            dropped += batch.reduce(0) { $0 + ($1 == UInt8(ascii: "\n") ? 1 : 0) }
+            condition.unlock()
+        }
+    }
+}
+
+/// The process's buffered standard streams.
+enum StandardStreams {
+    static let output = BufferedLineWriter(handle: .standardOutput)
+    static let error = BufferedLineWriter(handle: .standardError)
+
+    static func write(_ line: String, toError: Bool) {
+        (toError ? error : output).write(line)
+    }
+
+    /// Writes out everything queued; call before the process exits.
+    static func flush() {
+        output.flush()
+        error.flush()
+    }
+}
+
+/// RFC 3339 UTC timestamps with milliseconds for log lines; the formatted second is cached, since
+/// formatting a date costs more than the rest of a log line.
+enum Timestamp {
+    private static let cache = Mutex<(second: Int64, text: String)>((-1, ""))
+
+    static func now() -> String {
+        let seconds = Date().timeIntervalSince1970
+        let whole = seconds.rounded(.down)
+        let millis = Int((seconds - whole) * 1000)
+        let second = Int64(whole)
+        let prefix = cache.withLock { cached -> String in
+            if cached.second == second { return cached.text }
+            let formatted = Date.ISO8601FormatStyle(includingFractionalSeconds: false).format(Date(timeIntervalSince1970: whole))
+            cached = (second, String(formatted.dropLast()))
+            return cached.text
+        }
+        return prefix + (millis < 10 ? ".00" : millis < 100 ? ".0" : ".") + String(millis) + "Z"
+    }
+}

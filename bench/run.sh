@@ -1,0 +1,239 @@
+#!/usr/bin/env bash
+# The proxy against nginx (one worker, access log off) on the same machine in the same run.
+# Pairs run alternately (proxy, nginx, proxy, nginx, ...) and the table shows medians and ratios.
+#
+#   bench/run.sh                          # everything, about 4 minutes
+#   DURATION=3 ROUNDS=3 bench/run.sh      # shorter wrk runs
+#   ONLY="redirect master" bench/run.sh   # a subset: redirect master cold many startup subtitles
+#
+# Environment: DURATION (seconds per wrk run, 5), ROUNDS (pairs per test, 3), IDLE (idle connections, 10000),
+# ONLY (tests to run), LOGS=on (access logs on both sides), SKIP_BUILD=1 (use the existing release build).
+set -euo pipefail
+
+DURATION=${DURATION:-5}
+ROUNDS=${ROUNDS:-3}
+IDLE=${IDLE:-10000}
+ONLY=${ONLY:-redirect master cold many startup subtitles}
+LOGS=${LOGS:-off}
+PROXY_PORT=${PROXY_PORT:-18180}
+NGINX_PORT=${NGINX_PORT:-18181}
+COLD_PORT=${COLD_PORT:-18182}
+START_PORT=${START_PORT:-18183}
+
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
+BENCH="$ROOT/bench"
+WORK=$(mktemp -d /tmp/hls-bench.XXXXXX)
+chmod 755 "$WORK"   # nginx's worker runs as another user and reads www/ from here
+PIDS=()
+ROWS=()
+
+cleanup() {
+    for pid in "${PIDS[@]}"; do kill "$pid" 2>/dev/null || true; done
+    sleep 0.5
+    for pid in "${PIDS[@]}"; do kill -KILL "$pid" 2>/dev/null || true; done
+    wait 2>/dev/null || true
+    rm -rf "$WORK"
+}
+trap cleanup EXIT
+
+wants() { [[ " $ONLY " == *" $1 "* ]]; }
+log() { echo "# $*" >&2; }
+
+# Tools: wrk and nginx from apt when missing; webvtt-py from pip for the subtitle comparison.
+missing=()
+command -v wrk >/dev/null || missing+=(wrk)
+command -v nginx >/dev/null || [ -x /usr/sbin/nginx ] || missing+=(nginx)
+command -v curl >/dev/null || missing+=(curl)
+if [ ${#missing[@]} -gt 0 ]; then
+    log "installing ${missing[*]}"
+    apt-get update -qq && apt-get install -y -qq "${missing[@]}" >/dev/null
+fi
+NGINX=$(command -v nginx || echo /usr/sbin/nginx)
+# 10,000 connections need as many descriptors on each side.
+ulimit -n "$(ulimit -Hn)"
+NOFILE=$(ulimit -n)
+
+if [ -z "${SKIP_BUILD:-}" ]; then
+    log "building release"
+    (cd "$ROOT" && swift build -c release --product hls-subtitle-proxy 2>&1 | tail -1) >&2
+fi
+PROXY="$ROOT/.build/release/hls-subtitle-proxy"
+
+# The origin's files: the fixture VOD under /vod/.
+mkdir -p "$WORK/www/vod"
+cp -r "$ROOT/Tests/Fixtures/vod-ts/." "$WORK/www/vod/"
+
+proxy_config() { # PORT MASTER_TTL FILE
+    local level=warn
+    [ "$LOGS" = on ] && level=info
+    sed -e "s|@PORT@|$1|" -e "s|@ORIGIN_PORT@|$NGINX_PORT|" -e "s|@MASTER_TTL@|$2|" \
+        -e "s|@SUBTITLES@|$ROOT/Tests/Fixtures/subtitles|" -e "s|@LOG_LEVEL@|$level|" \
+        "$BENCH/proxy.json.template" > "$3"
+}
+
+wait_healthy() { # PORT
+    for _ in $(seq 1 200); do
+        curl -sf -o /dev/null "http://127.0.0.1:$1/healthz" && return 0
+        sleep 0.05
+    done
+    echo "nothing healthy on port $1" >&2
+    exit 1
+}
+
+start_proxy() { # PORT MASTER_TTL NAME
+    proxy_config "$1" "$2" "$WORK/$3.json"
+    local out=/dev/null
+    [ "$LOGS" = on ] && out="$WORK/$3.access.log"
+    # HLS_PROXY_ACCESS_LOG=off is honoured only by a build that has that switch; otherwise lines go to /dev/null.
+    HLS_PROXY_ACCESS_LOG=$LOGS "$PROXY" --config "$WORK/$3.json" > "$out" 2> "$WORK/$3.err" &
+    PIDS+=($!)
+    wait_healthy "$1"
+}
+
+log "starting the proxy (master cache on, port $PROXY_PORT; off, port $COLD_PORT)"
+start_proxy "$PROXY_PORT" 3600 proxy
+PROXY_PID=${PIDS[-1]}
+start_proxy "$COLD_PORT" 0 cold
+
+# nginx answers /redirect with exactly the Location the proxy gives a segment.
+LOCATION=$(curl -s -o /dev/null -w '%{redirect_url}' "http://127.0.0.1:$PROXY_PORT/sample/v0/seg000.ts")
+[ -n "$LOCATION" ] || { echo "the proxy did not redirect /sample/v0/seg000.ts" >&2; exit 1; }
+ACCESS_LOG="access_log off;"
+[ "$LOGS" = on ] && ACCESS_LOG="access_log $WORK/nginx-access.log;"
+sed -e "s|@WORK@|$WORK|g" -e "s|@PORT@|$NGINX_PORT|" -e "s|@LOCATION@|$LOCATION|" -e "s|@ACCESS_LOG@|$ACCESS_LOG|" -e "s|@NOFILE@|$NOFILE|" \
+    "$BENCH/nginx.conf.template" > "$WORK/nginx.conf"
+"$NGINX" -c "$WORK/nginx.conf" -p "$WORK" &
+PIDS+=($!)
+wait_healthy "$NGINX_PORT"
+NGINX_WORKER=$(pgrep -P "${PIDS[-1]}" | head -1)
+
+# The rewritten master, fetched once through the proxy (which caches it), is also nginx's static file.
+curl -sf "http://127.0.0.1:$PROXY_PORT/sample/master.m3u8" > "$WORK/www/master-rewritten.m3u8"
+grep -q 'TYPE=SUBTITLES' "$WORK/www/master-rewritten.m3u8" || { echo "the proxy's master has no subtitles" >&2; exit 1; }
+
+# One wrk run; prints "req/s p50_us p99_us errors".
+wrk_run() { # URL CONNECTIONS
+    local out
+    out=$(wrk -t1 -c"$2" -d"${DURATION}s" --timeout 5s -s "$BENCH/report.lua" "$1" | grep '^RESULT')
+    echo "${out#RESULT }"
+}
+
+median() { printf '%s\n' "$@" | sort -g | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf (b > 0 ? "%.2f" : "n/a"), a / b }'; }
+row() { ROWS+=("$(printf '| %s | %s | %s | %s | %s |' "$@")"); }
+
+# Alternating pairs; sets A_RPS/B_RPS/A_P50/... arrays of the samples.
+pair() { # URL_A URL_B CONNECTIONS
+    A_RPS=(); B_RPS=(); A_P50=(); B_P50=(); A_P99=(); B_P99=()
+    local a b
+    for _ in $(seq 1 "$ROUNDS"); do
+        read -r -a a <<< "$(wrk_run "$1" "$3")"
+        read -r -a b <<< "$(wrk_run "$2" "$3")"
+        [ "${a[3]}" = 0 ] && [ "${b[3]}" = 0 ] || log "errors in a run: proxy ${a[3]}, nginx ${b[3]}"
+        A_RPS+=("${a[0]}"); A_P50+=("${a[1]}"); A_P99+=("${a[2]}")
+        B_RPS+=("${b[0]}"); B_P50+=("${b[1]}"); B_P99+=("${b[2]}")
+    done
+    log "  proxy ${A_RPS[*]} req/s; nginx ${B_RPS[*]} req/s"
+}
+
+P="http://127.0.0.1:$PROXY_PORT"
+N="http://127.0.0.1:$NGINX_PORT"
+
+if wants redirect || wants many; then
+    log "redirect, 64 connections"
+    pair "$P/sample/v0/seg000.ts" "$N/redirect" 64
+    REDIRECT_64=$(median "${A_RPS[@]}")
+    p=$REDIRECT_64; n=$(median "${B_RPS[@]}")
+    row "redirect req/s, 64 conn (logs $LOGS)" "$p" "$n" "$(ratio "$p" "$n")" ">= 1.2 (logs off), >= 1.0 (logs on)"
+fi
+
+if wants master; then
+    log "cached master, 64 connections"
+    pair "$P/sample/master.m3u8" "$N/master-rewritten.m3u8" 64
+    p=$(median "${A_RPS[@]}"); n=$(median "${B_RPS[@]}")
+    row "cached master req/s, 64 conn" "$p" "$n" "$(ratio "$p" "$n")" ">= 1.2"
+fi
+
+if wants cold; then
+    for c in 1 16; do
+        log "cold master (cache off) vs the origin directly, $c connection(s)"
+        pair "http://127.0.0.1:$COLD_PORT/sample/master.m3u8" "$N/vod/master.m3u8" "$c"
+        p50=$(median "${A_P50[@]}"); n50=$(median "${B_P50[@]}")
+        p99=$(median "${A_P99[@]}"); n99=$(median "${B_P99[@]}")
+        row "cold master p50 µs, $c conn" "$p50" "$n50 (origin)" "+$(awk -v a="$p50" -v b="$n50" 'BEGIN { printf "%.0f µs", a - b }')" "overhead <= 1000 µs"
+        row "cold master p99 µs, $c conn" "$p99" "$n99 (origin)" "+$(awk -v a="$p99" -v b="$n99" 'BEGIN { printf "%.0f µs", a - b }')" "(reported)"
+    done
+fi
+
+if wants many; then
+    log "redirect, 1000 connections"
+    pair "$P/sample/v0/seg000.ts" "$N/redirect" 1000
+    p=$(median "${A_RPS[@]}"); n=$(median "${B_RPS[@]}")
+    row "redirect req/s, 1000 conn" "$p" "$n" "$(ratio "$p" "$n")" "(reported)"
+    row "redirect req/s 1000 conn / 64 conn" "$(ratio "$p" "$REDIRECT_64")" "" "" ">= 0.8 (proxy)"
+
+    rss_kb() { awk '/^VmRSS/ { print $2 }' "/proc/$1/status"; }
+    idle_rss() { # PORT PATH PID
+        local fifo="$WORK/idle.fifo" out="$WORK/idle.out" client rss
+        rm -f "$fifo" && mkfifo "$fifo"
+        python3 "$BENCH/idle_connections.py" 127.0.0.1 "$1" "$2" "$IDLE" < "$fifo" > "$out" &
+        client=$!
+        exec 3> "$fifo"
+        for _ in $(seq 1 1200); do
+            grep -q ready "$out" 2>/dev/null && break
+            kill -0 "$client" 2>/dev/null || break
+            sleep 0.1
+        done
+        grep -q ready "$out" || { echo "idle client failed on port $1" >&2; exit 1; }
+        sleep 1
+        rss=$(rss_kb "$3")
+        exec 3>&-
+        wait "$client" || true
+        echo "$rss"
+    }
+    log "$IDLE idle keep-alive connections"
+    p=$(idle_rss "$PROXY_PORT" /sample/v0/seg000.ts "$PROXY_PID")
+    sleep 1
+    n=$(idle_rss "$NGINX_PORT" /redirect "$NGINX_WORKER")
+    row "RSS MB, $IDLE idle keep-alive conn" "$(awk -v k="$p" 'BEGIN { printf "%.1f", k / 1024 }')" \
+        "$(awk -v k="$n" 'BEGIN { printf "%.1f", k / 1024 }')" "$(ratio "$p" "$n")" "<= 2.0"
+fi
+
+if wants startup; then
+    log "start-up to the first 200 on /healthz"
+    proxy_config "$START_PORT" 2 "$WORK/start.json"
+    sed -e "s|@WORK@|$WORK/start|g" -e "s|@PORT@|$START_PORT|" -e "s|@LOCATION@|$LOCATION|" -e "s|@ACCESS_LOG@|access_log off;|" -e "s|@NOFILE@|$NOFILE|" \
+        "$BENCH/nginx.conf.template" > "$WORK/start-nginx.conf"
+    mkdir -p "$WORK/start/www"
+    s_p=(); s_n=()
+    for _ in $(seq 1 "$ROUNDS"); do
+        s_p+=("$(python3 "$BENCH/startup_time.py" 3 "$START_PORT" /healthz -- "$PROXY" --config "$WORK/start.json")")
+        s_n+=("$(python3 "$BENCH/startup_time.py" 3 "$START_PORT" /healthz -- "$NGINX" -c "$WORK/start-nginx.conf" -p "$WORK/start")")
+    done
+    p=$(median "${s_p[@]}"); n=$(median "${s_n[@]}")
+    log "  proxy ${s_p[*]} ms; nginx ${s_n[*]} ms"
+    row "start-up to /healthz 200, ms" "$p" "$n" "$(ratio "$p" "$n")" "<= 1.0"
+fi
+
+if wants subtitles; then
+    log "subtitles: 2-hour VTT into 6 s segments"
+    python3 -c 'import webvtt' 2>/dev/null || pip install -q webvtt-py >&2
+    (cd "$BENCH/subtitles/SwiftBench" && swift build -c release 2>&1 | tail -1) >&2
+    VTT="$ROOT/Tests/Fixtures/subtitles/long-2h.vtt"
+    s=$("$BENCH/subtitles/SwiftBench/.build/release/subtitle-bench" "$VTT" 6 20)
+    w=$(python3 "$BENCH/subtitles/webvtt_py_segment.py" "$VTT" 6 10)
+    log "  $s"
+    log "  $w"
+    s_ms=$(sed -E 's/.*median ([0-9.]+) ms.*/\1/' <<< "$s")
+    w_mem=$(sed -E 's/.*in-memory median ([0-9.]+) ms.*/\1/' <<< "$w")
+    w_full=$(sed -E 's/.*writes median ([0-9.]+) ms.*/\1/' <<< "$w")
+    row "subtitles ms vs webvtt-py segment()" "$s_ms" "$w_full (webvtt-py)" "$(ratio "$w_full" "$s_ms")x faster" ">= 50x"
+    row "subtitles ms vs webvtt-py in memory" "$s_ms" "$w_mem (webvtt-py)" "$(ratio "$w_mem" "$s_ms")x faster" "(reported)"
+fi
+
+echo
+echo "$(nproc) cores; wrk -t1, ${DURATION}s runs, $ROUNDS alternating pairs, medians; $("$NGINX" -v 2>&1 | sed 's/.*: //')"
+echo
+echo "| test | proxy | nginx | proxy/nginx | goal |"
+echo "|---|---|---|---|---|"
+printf '%s\n' "${ROWS[@]}"

@@ -1,0 +1,13 @@
+// swift-tools-version:6.0
+// A package of its own, so timing the HLS module needs no benchmark target in the main package:
+// Sources/HLS is a symlink to the repository's Sources/HLS.
+import PackageDescription
+
+let package = Package(
+    name: "SubtitleBench",
+    targets: [
+        .target(name: "HLS"),
+        .executableTarget(name: "subtitle-bench", dependencies: ["HLS"]),
+    ],
+    swiftLanguageModes: [.v6]
+)
