@@ -18,18 +18,31 @@ extension ProxyHandler {
 
     /// Fetches one origin URL, timing it for the latency histogram.
     func fetch(
-        _ url: String, kind: String, maxBytes: Int, mount: Mount?, request: HTTPRequest, extraHeaders: HTTPHeaders = HTTPHeaders()
+        _ url: String, kind: String, maxBytes: Int, mount: Mount?, request: HTTPRequest, extraHeaders: HTTPHeaders = HTTPHeaders(),
+        operatorNamed: Bool = false
     ) async throws -> (FetchedBody, Double) {
         var headers = upstreamHeaders(for: url, mount: mount, request: request)
         for field in extraHeaders { headers[field.name] = field.value }
         var originRequest = OriginRequest(url: url, method: .get, headers: headers, maxBodyBytes: maxBytes)
-        if mount == nil {
-            // Embedded form: every redirect hop must stay on the allowlist.
-            let allowHosts = config.embedded.allowHosts
-            originRequest.allowRedirect = { target in
-                guard let host = URLReference.host(of: target) else { return false }
-                return allowHosts.contains { $0.matches(host) }
-            }
+        // Every redirect hop to a host that is not a mount origin is vetted by address (an origin is not
+        // trusted to send us into the local network); in the embedded form it must be allowlisted too.
+        let allowHosts = config.embedded.allowHosts
+        let policy = OriginAddressPolicy(config.embedded)
+        let mountOrigins = Set(config.mounts.compactMap { mount -> String? in
+            if case .http(let base) = mount.origin { return URLReference.origin(of: base) }
+            return nil
+        })
+        let embedded = mount == nil
+        originRequest.allowRedirect = { target in
+            guard let host = URLReference.host(of: target) else { return false }
+            if embedded, !allowHosts.contains(where: { $0.matches(host) }) { return false }
+            if let origin = URLReference.origin(of: target), mountOrigins.contains(origin) { return true }
+            return policy.checkBlocking(host: host)
+        }
+        if !operatorNamed, let host = URLReference.host(of: url), !isOnMountOrigin(url) {
+            // A mount origin or a URL written in the config is the operator's choice; any other host was
+            // reached by name from the allowlist (or a playlist), so its resolved addresses are vetted too.
+            try await OriginAddressPolicy(config.embedded).check(host: host)
         }
         let started = ContinuousClock.now
         defer { metrics.recordOriginFetch(kind: kind, seconds: Self.milliseconds(started.duration(to: .now)) / 1000) }
@@ -62,6 +75,15 @@ extension ProxyHandler {
         switch status {
         case 400..<500: return ProxyError(HTTPStatus(code: status), "origin answered \(status) for the \(what)")
         default: return .badGateway("origin answered \(status) for the \(what)")
+        }
+    }
+
+    /// Whether `url` is on the origin of one of the configured http mounts.
+    func isOnMountOrigin(_ url: String) -> Bool {
+        guard let origin = URLReference.origin(of: url) else { return true }  // file: URLs are confined elsewhere
+        return config.mounts.contains { mount in
+            if case .http(let base) = mount.origin { return URLReference.origin(of: base) == origin }
+            return false
         }
     }
 

@@ -53,7 +53,11 @@ extension ProxyHandler {
         }
         let fetched: FetchedBody
         do {
-            (fetched, _) = try await fetch(url, kind: "subtitle", maxBytes: config.limits.maxSubtitleBytes, mount: master.mount, request: request)
+            // An absolute source URL in the config is the operator's; a relative one follows the master's host.
+            let operatorNamed = URLReference.origin(of: track.source) != nil
+            (fetched, _) = try await fetch(
+                url, kind: "subtitle", maxBytes: config.limits.maxSubtitleBytes, mount: master.mount, request: request,
+                operatorNamed: operatorNamed)
         } catch {
             throw SubtitleSourceFailure(reason: "unreachable", detail: String(describing: error))
         }

@@ -62,10 +62,26 @@ struct RequestRouter: Sendable {
         let decodedPath = "/" + mount.name + "/" + (try PathDecoding.decodePath(rawRest))
         switch mount.origin {
         case .http(let baseURL):
+            try Self.refuseDotDotSegments(rawRest)
             return OriginTarget(mount: mount, url: baseURL + "/" + rawRest + suffix, proxyPath: decodedPath, proxyTarget: proxyTarget)
         case .directory(let root):
             let path = try FileConfinement.confinedPath(root: root, rawRelativePath: String(rawRest))
             return OriginTarget(mount: mount, url: FileConfinement.fileURL(path: path), proxyPath: decodedPath, proxyTarget: proxyTarget)
+        }
+    }
+
+    /// RFC 3986 §5.2.4: an origin removes `..` segments, so `/mount/../x` would reach `x` outside the
+    /// mount's base path. Refused in every spelling: raw, percent-encoded, or behind an encoded `/` or `\`
+    /// (servers that decode before normalizing treat those as separators).
+    static func refuseDotDotSegments(_ rawRest: Substring) throws(ProxyError) {
+        // Two dots, raw or escaped (`%2e`), are needed; most paths have neither and skip the decoding.
+        let utf8 = rawRest.utf8
+        guard utf8.contains(UInt8(ascii: "%")) || utf8.firstRange(of: "..".utf8) != nil else { return }
+        for rawSegment in rawRest.split(separator: "/", omittingEmptySubsequences: false) {
+            let segment = try PathDecoding.decodeSegment(rawSegment)
+            if segment.split(whereSeparator: { $0 == "/" || $0 == "\\" }).contains("..") || segment == ".." {
+                throw .forbidden("path leaves the mount")
+            }
         }
     }
 

@@ -46,9 +46,11 @@ extension ConfigReader {
 
     private mutating func embedded(_ value: ConfigValue?, at path: ConfigPath) -> ProxyConfig.EmbeddedOrigins {
         var embedded = ProxyConfig.EmbeddedOrigins()
-        guard let members = object(value, at: path, keys: ["allow_hosts"]),
-            let elements = array(members["allow_hosts"], at: path.key("allow_hosts"))
-        else { return embedded }
+        guard let members = object(value, at: path, keys: ["allow_hosts", "allow_private_networks"]) else { return embedded }
+        if let allow = members["allow_private_networks"], let flag = bool(allow, at: path.key("allow_private_networks")) {
+            embedded.allowPrivateNetworks = flag
+        }
+        guard let elements = array(members["allow_hosts"], at: path.key("allow_hosts")) else { return embedded }
         for (index, element) in elements.enumerated() {
             let elementPath = path.key("allow_hosts").index(index)
             guard let text = string(element, at: elementPath) else { continue }

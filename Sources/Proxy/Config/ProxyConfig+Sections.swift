@@ -17,10 +17,14 @@ extension ProxyConfig {
     public struct EmbeddedOrigins: Sendable, Hashable {
         /// Hosts `/{http|https}/{host}/...` may reach (`allow_hosts`); empty turns the form off.
         public var allowHosts: [HostPattern]
+        /// Whether allowlisted names may resolve to loopback, link-local or private addresses
+        /// (`allow_private_networks`); off, only addresses listed as IP literals in `allow_hosts` may.
+        public var allowPrivateNetworks: Bool
 
         /// Makes an allowlist; empty by default, so the embedded form is off unless configured.
-        public init(allowHosts: [HostPattern] = []) {
+        public init(allowHosts: [HostPattern] = [], allowPrivateNetworks: Bool = false) {
             self.allowHosts = allowHosts
+            self.allowPrivateNetworks = allowPrivateNetworks
         }
 
         /// Whether the embedded form is on and `host` is on the list.

@@ -1,0 +1,34 @@
+/// The server's request-head parsing as one pure call, for fuzzing and offline checks: the same
+/// scanner and parser the event loop runs, under the default limits.
+public enum HTTPRequestHeadParsing {
+    /// What a byte string amounts to as the start of a connection.
+    public enum Outcome: Sendable {
+        /// A complete, accepted head (`length` bytes of the input) and the declared body length.
+        case request(HTTPRequest, length: Int, contentLength: Int, keepAlive: Bool)
+        /// The head is refused with this status.
+        case refused(HTTPStatus)
+        /// No end of head yet.
+        case incomplete
+    }
+
+    /// Scans and parses `bytes` as the first request on a connection.
+    public static func parse(_ bytes: [UInt8], configuration: HTTPServerConfiguration = HTTPServerConfiguration()) -> Outcome {
+        let limits = RequestLimits(configuration)
+        return bytes.withUnsafeBufferPointer { buffer in
+            var scanner = HeadScanner()
+            switch scanner.scan(buffer, limits: limits) {
+            case .needMore:
+                return .incomplete
+            case .failed(let error):
+                return .refused(error.status)
+            case .complete(let length):
+                switch RequestParser.parse(UnsafeBufferPointer(rebasing: buffer[0..<length]), limits: limits) {
+                case .failure(let error):
+                    return .refused(error.status)
+                case .success(let head):
+                    return .request(head.request, length: length, contentLength: head.contentLength, keepAlive: head.keepAlive)
+                }
+            }
+        }
+    }
+}

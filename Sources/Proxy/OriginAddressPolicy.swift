@@ -1,0 +1,76 @@
+import HTTPServer
+
+/// Which addresses an allowlisted (non-mount) origin host may resolve to. A name on the allowlist is
+/// not enough: if it resolves to loopback, link-local or private space, a client could reach the
+/// network the proxy sits in (SSRF). Such addresses pass only when listed as IP literals in
+/// `embedded.allow_hosts`, or when `embedded.allow_private_networks` is true.
+struct OriginAddressPolicy: Sendable {
+    let allowPrivateNetworks: Bool
+    let listedAddresses: Set<IPAddress>
+
+    init(_ embedded: ProxyConfig.EmbeddedOrigins) {
+        allowPrivateNetworks = embedded.allowPrivateNetworks
+        listedAddresses = Set(embedded.allowHosts.compactMap { IPAddress($0.pattern) })
+    }
+
+    /// Whether a connection to `address` is allowed.
+    func permits(_ address: IPAddress) -> Bool {
+        allowPrivateNetworks || listedAddresses.contains(address) || !Self.isInternal(address)
+    }
+
+    /// Resolves `host` off the async pool; every address must be permitted, since the client may
+    /// connect to any of them.
+    func check(host: String) async throws(ProxyError) {
+        let addresses: [IPAddress]
+        do {
+            addresses = try await HostResolver.resolve(host)
+        } catch {
+            throw .badGateway("could not resolve \(Sanitized.text(host))")
+        }
+        try verdict(host: host, addresses: addresses)
+    }
+
+    /// The same check, blocking the calling thread (for redirect hops, decided synchronously).
+    func checkBlocking(host: String) -> Bool {
+        guard let addresses = try? HostResolver.addresses(of: host) else { return false }
+        return (try? verdict(host: host, addresses: addresses)) != nil
+    }
+
+    private func verdict(host: String, addresses: [IPAddress]) throws(ProxyError) {
+        guard !addresses.isEmpty else { throw .badGateway("\(Sanitized.text(host)) has no address") }
+        if let refused = addresses.first(where: { !permits($0) }) {
+            throw .forbidden("host \(Sanitized.text(host)) resolves to \(refused), a loopback, link-local or private address")
+        }
+    }
+
+    /// Loopback, unspecified, link-local, private (RFC 1918, RFC 4193), shared (RFC 6598), multicast
+    /// and reserved space; IPv4 inside IPv6 (mapped, compatible, NAT64) is judged as IPv4.
+    static func isInternal(_ address: IPAddress) -> Bool {
+        let b = address.bytes
+        if b.count == 4 { return isInternalIPv4(b) }
+        guard b.count == 16 else { return true }
+        let zeroPrefix = b[0..<10].allSatisfy { $0 == 0 }
+        if zeroPrefix, b[10] == 0xFF, b[11] == 0xFF { return isInternalIPv4(Array(b[12...])) }
+        if zeroPrefix, b[10] == 0, b[11] == 0 { return true }  // ::, ::1 and deprecated ::a.b.c.d
+        if b[0..<12].elementsEqual([0x00, 0x64, 0xFF, 0x9B, 0, 0, 0, 0, 0, 0, 0, 0]) { return isInternalIPv4(Array(b[12...])) }
+        if b[0] & 0xFE == 0xFC { return true }  // fc00::/7 unique local
+        if b[0] == 0xFE, b[1] & 0xC0 == 0x80 { return true }  // fe80::/10 link-local
+        if b[0] == 0xFE, b[1] & 0xC0 == 0xC0 { return true }  // fec0::/10 old site-local
+        if b[0] == 0xFF { return true }  // multicast
+        return false
+    }
+
+    private static func isInternalIPv4(_ b: [UInt8]) -> Bool {
+        guard b.count == 4 else { return true }
+        switch (b[0], b[1]) {
+        case (0, _), (10, _), (127, _): return true
+        case (100, 64...127): return true  // RFC 6598 shared address space
+        case (169, 254): return true
+        case (172, 16...31): return true
+        case (192, 168): return true
+        case (192, 0) where b[2] == 0: return true  // RFC 6890 IETF protocol assignments
+        case (198, 18...19): return true  // RFC 2544 benchmarking
+        default: return b[0] >= 224  // multicast, reserved, broadcast
+        }
+    }
+}
