@@ -11,8 +11,8 @@ final class RawSocketClient: @unchecked Sendable {
     let fd: Int32
     private var buffer: [UInt8] = []
 
-    /// Connects to `host` (an IPv4 or IPv6 literal) on `port`; reads time out after `timeout` seconds.
-    init(host: String = "127.0.0.1", port: Int, timeout: Int = 5) throws {
+    /// Connects to `host` (an IPv4 or IPv6 literal) on `port`; reads time out after `timeout` seconds (generous: a loaded CI machine is slow, and a read that succeeds never waits).
+    init(host: String = "127.0.0.1", port: Int, timeout: Int = 20) throws {
         let isIPv6 = host.contains(":")
         fd = socket(isIPv6 ? AF_INET6 : AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard fd >= 0 else { throw Failure(description: "socket: errno \(errno)") }
