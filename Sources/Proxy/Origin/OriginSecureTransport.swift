@@ -4,34 +4,48 @@ import Foundation
 import FoundationNetworking
 #endif
 import HTTPServer
+import Synchronization
 
 /// https through one long-lived URLSession, set up against the FoundationNetworking bugs:
 /// no cookies or cache, our own headers, redirects returned to us, our own total deadline,
 /// the size cap enforced while receiving, and an early exit for the 401-Basic hang.
 final class OriginSecureTransport: Sendable {
-    let session: URLSession
     let delegate: OriginSessionDelegate
+    private let totalTimeout: Duration
+    /// Made on first use: creating a URLSession initializes libcurl and its TLS libraries, several
+    /// megabytes of resident memory that a proxy with only http or file origins never needs.
+    private let lazySession = Mutex<URLSession?>(nil)
 
-    /// Creates the session; it lives as long as the client.
+    /// Prepares the transport; the session itself is created by the first https exchange.
     init(configuration: OriginClient.Configuration) {
-        let settings = URLSessionConfiguration.default
-        // Cookies leak between clients by default, and nothing here may be cached.
-        settings.httpShouldSetCookies = false
-        settings.httpCookieAcceptPolicy = .never
-        settings.httpCookieStorage = nil
-        settings.urlCache = nil
-        settings.requestCachePolicy = .reloadIgnoringLocalCacheData
-        // These are idle timeouts and anything under 1 s becomes 0; the real deadline is ours.
-        let seconds = Double(configuration.totalTimeout.components.seconds) + 2
-        settings.timeoutIntervalForRequest = max(2, seconds)
-        settings.timeoutIntervalForResource = max(2, seconds)
+        totalTimeout = configuration.totalTimeout
         delegate = OriginSessionDelegate()
-        session = URLSession(configuration: settings, delegate: delegate, delegateQueue: nil)
     }
 
-    /// Ends the session when the client goes away.
+    /// The one long-lived session.
+    var session: URLSession {
+        lazySession.withLock { existing in
+            if let existing { return existing }
+            let settings = URLSessionConfiguration.default
+            // Cookies leak between clients by default, and nothing here may be cached.
+            settings.httpShouldSetCookies = false
+            settings.httpCookieAcceptPolicy = .never
+            settings.httpCookieStorage = nil
+            settings.urlCache = nil
+            settings.requestCachePolicy = .reloadIgnoringLocalCacheData
+            // These are idle timeouts and anything under 1 s becomes 0; the real deadline is ours.
+            let seconds = Double(totalTimeout.components.seconds) + 2
+            settings.timeoutIntervalForRequest = max(2, seconds)
+            settings.timeoutIntervalForResource = max(2, seconds)
+            let made = URLSession(configuration: settings, delegate: delegate, delegateQueue: nil)
+            existing = made
+            return made
+        }
+    }
+
+    /// Ends the session (if one was made) when the client goes away.
     func invalidate() {
-        session.invalidateAndCancel()
+        lazySession.withLock { $0?.invalidateAndCancel() }
     }
 
     /// One https exchange, no redirects followed, cancelled when `deadline` passes or the task is cancelled.
