@@ -126,6 +126,27 @@ import Testing
         }
     }
 
+    @Test func variantsOnHostsTheOperatorDidNotNameAreNeverFetched() async throws {
+        let elsewhere = try FixtureOrigin()
+        let config = """
+            { "mounts": { "o": { "origin": "ORIGIN" } },
+              "subtitles": [ { "name": "s", "masters": ["/o/foreign/master.m3u8"],
+                               "tracks": [ { "name": "English", "language": "en", "source": "/subtitles/en.vtt" } ] } ] }
+            """
+        try await withProxy(config) { proxy in
+            let master = "#EXTM3U\n#EXT-X-STREAM-INF:BANDWIDTH=1\n\(elsewhere.baseURL)/vod-ts/v0/index.m3u8\n"
+            proxy.origin.setFault("/foreign/master.m3u8", .body(Array(master.utf8), contentType: "application/vnd.apple.mpegurl"))
+            let uri = try await Self.trackURI(proxy, master: "/o/foreign/master.m3u8", language: "en")
+            let playlist = try await proxy.get(uri)
+            #expect(playlist.status == 200)
+            // No video timeline from the other origin: fixed 6 s windows over the cues (last ends at 11.9 s).
+            let extinf = playlist.text.split(separator: "\n").filter { $0.hasPrefix("#EXTINF:") }
+            #expect(extinf == ["#EXTINF:6,", "#EXTINF:5.9,"], "\(playlist.text)")
+            #expect(elsewhere.hits("/vod-ts/v0/index.m3u8") == 0)
+        }
+        await elsewhere.stop()
+    }
+
     @Test func unknownSetOrTrackIs404() async throws {
         try await withProxy { proxy in
             let uri = try await Self.trackURI(proxy, master: "/origin/vod-ts/master.m3u8", language: "en")
