@@ -11,6 +11,7 @@ extension ProxyHandler {
     /// forwarded; an origin that ignores it is sliced here. Playlists are read whole so their absolute
     /// origin URIs can be pointed back at the proxy.
     func streamThrough(_ target: OriginTarget, request: HTTPRequest) async throws -> RouteResponse {
+        if let cached = cachedPassThrough(target, request: request) { return cached }
         let looksLikePlaylist = Self.isPlaylistPath(target.proxyPath)
         var headers = upstreamHeaders(for: target.url, mount: target.mount, request: request)
         let range = request.headers["Range"]
@@ -49,6 +50,10 @@ extension ProxyHandler {
             responseHeaders.remove("Content-Range")
             responseHeaders.remove("ETag")  // the bytes may differ from the origin's
             let response = HTTPResponse(status: status, headers: responseHeaders, bytes: relocated)
+            return RouteResponse(route: "proxy", response: response, originMilliseconds: elapsed)
+        }
+        if !isPlaylist, let fill = beginDiskFill(stream, target: target, request: request, rangeForwarded: headers["Range"] != nil, fields: responseHeaders) {
+            let response = Self.fillingResponse(stream, fill: fill, status: status, headers: responseHeaders)
             return RouteResponse(route: "proxy", response: response, originMilliseconds: elapsed)
         }
         let response = Self.relayResponse(stream, status: status, headers: responseHeaders, request: request)

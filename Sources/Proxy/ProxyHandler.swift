@@ -10,6 +10,8 @@ public final class ProxyHandler: Sendable {
     let logger: ProxyLogger
     let metrics: ProxyMetrics
     let caches: ProxyCaches
+    /// Complete pass-through objects on disk; nil when `cache.disk_directory` is unset.
+    let diskCache: DiskCache?
     /// Reports open client connections and whether the server is draining; set by the service.
     let serverState: @Sendable () -> (openConnections: Int, accepting: Bool)
 
@@ -27,6 +29,7 @@ public final class ProxyHandler: Sendable {
         self.logger = logger
         self.metrics = metrics
         self.caches = ProxyCaches(budget: config.cache.maxBytes)
+        self.diskCache = Self.makeDiskCache(config.cache, logger: logger)
         self.serverState = serverState
     }
 

@@ -1,0 +1,152 @@
+import Foundation
+import Synchronization
+
+/// Complete origin objects kept on disk for pass-through mounts, within a byte budget, evicting the
+/// least recently used first. An entry exists only once every byte the origin declared has arrived:
+/// fills go to a temp file that is renamed into place after the byte count is checked, so a failed,
+/// cancelled or short transfer never becomes an entry. Safe to share across tasks.
+final class DiskCache: Sendable {
+    /// An entry in the index.
+    struct Indexed {
+        var entry: DiskCacheEntry
+        var bodyOffset: Int
+        /// Header plus body: what the entry costs against the budget.
+        var fileBytes: Int
+        var lastUse: UInt64
+    }
+
+    struct State {
+        /// By file name.
+        var entries: [String: Indexed] = [:]
+        var totalBytes = 0
+        var tick: UInt64 = 0
+        /// File names with a fill in progress; a second request for them is not filled again.
+        var filling: Set<String> = []
+        var nextTemp = 0
+    }
+
+    /// The directory entries live in.
+    let directory: String
+    /// The most bytes all entries together may take.
+    let maxBytes: Int
+    let state = Mutex(State())
+
+    /// A cache over `directory` (created if missing), rebuilt from the valid entries already there.
+    /// Throws when the directory cannot be created.
+    init(directory: String, maxBytes: Int) throws {
+        self.directory = directory
+        self.maxBytes = max(0, maxBytes)
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        rebuildIndex()
+    }
+
+    /// Total bytes of the entries held.
+    var totalBytes: Int { state.withLock { $0.totalBytes } }
+
+    /// Number of entries held.
+    var count: Int { state.withLock { $0.entries.count } }
+
+    func path(_ fileName: String) -> String { directory + "/" + fileName }
+
+    /// The entry for `key`, opened for reading and marked as just used; nil when absent. A file that no
+    /// longer has the size its header promises is dropped, not served.
+    func open(key: String) -> DiskCacheReader? {
+        let name = DiskCacheEntry.fileName(forKey: key)
+        let found: Indexed? = state.withLock { state in
+            guard var indexed = state.entries[name], indexed.entry.key == key else { return nil }
+            state.tick &+= 1
+            indexed.lastUse = state.tick
+            state.entries[name] = indexed
+            return indexed
+        }
+        guard let found else { return nil }
+        guard let handle = FileHandle(forReadingAtPath: path(name)) else {
+            remove(name, ifEntry: found.entry)
+            return nil
+        }
+        let size = (try? handle.seekToEnd()).flatMap { Int(exactly: $0) }
+        guard size == found.fileBytes else {
+            try? handle.close()
+            remove(name, ifEntry: found.entry)
+            return nil
+        }
+        return DiskCacheReader(entry: found.entry, bodyOffset: found.bodyOffset, handle: handle)
+    }
+
+    /// Starts storing `entry`; nil when it cannot fit the budget, its header is too long, a fill for
+    /// the same key is already running, or the temp file cannot be made.
+    func beginFill(_ entry: DiskCacheEntry) -> DiskCacheFill? {
+        let header = entry.encodedHeader()
+        guard header.count <= DiskCacheEntry.maxHeaderBytes, entry.length >= 0,
+              entry.length <= maxBytes - header.count else { return nil }
+        let name = DiskCacheEntry.fileName(forKey: entry.key)
+        let temp: Int? = state.withLock { state in
+            guard state.filling.insert(name).inserted else { return nil }
+            state.nextTemp &+= 1
+            return state.nextTemp
+        }
+        guard let temp else { return nil }
+        let tempPath = path(name + ".tmp.\(ProcessInfo.processInfo.processIdentifier).\(temp)")
+        guard FileManager.default.createFile(atPath: tempPath, contents: Data(header)),
+              let handle = FileHandle(forWritingAtPath: tempPath) else {
+            state.withLock { _ = $0.filling.remove(name) }
+            try? FileManager.default.removeItem(atPath: tempPath)
+            return nil
+        }
+        _ = try? handle.seekToEnd()
+        return DiskCacheFill(cache: self, entry: entry, fileName: name, tempPath: tempPath, bodyOffset: header.count, handle: handle)
+    }
+
+    /// Puts a complete fill in place (rename over any older file of the same name) and evicts down to
+    /// the budget. Called by `DiskCacheFill.finish` after it checked the byte count.
+    func install(_ fill: DiskCacheFill) -> Bool {
+        let destination = path(fill.fileName)
+        let files = FileManager.default
+        return state.withLock { state in
+            state.filling.remove(fill.fileName)
+            if let old = state.entries.removeValue(forKey: fill.fileName) {
+                state.totalBytes -= old.fileBytes
+            }
+            try? files.removeItem(atPath: destination)
+            do {
+                try files.moveItem(atPath: fill.tempPath, toPath: destination)
+            } catch {
+                try? files.removeItem(atPath: fill.tempPath)
+                return false
+            }
+            state.tick &+= 1
+            let fileBytes = fill.bodyOffset + fill.entry.length
+            state.entries[fill.fileName] = Indexed(entry: fill.entry, bodyOffset: fill.bodyOffset, fileBytes: fileBytes, lastUse: state.tick)
+            state.totalBytes += fileBytes
+            evict(&state, keeping: fill.fileName)
+            return true
+        }
+    }
+
+    /// Forgets a fill that will not complete and deletes its temp file.
+    func abandon(_ fill: DiskCacheFill) {
+        state.withLock { _ = $0.filling.remove(fill.fileName) }
+        try? FileManager.default.removeItem(atPath: fill.tempPath)
+    }
+
+    /// Drops an entry (and its file) if the index still holds that same entry.
+    func remove(_ name: String, ifEntry entry: DiskCacheEntry) {
+        state.withLock { state in
+            guard let indexed = state.entries[name], indexed.entry == entry else { return }
+            state.entries.removeValue(forKey: name)
+            state.totalBytes -= indexed.fileBytes
+            try? FileManager.default.removeItem(atPath: path(name))
+        }
+    }
+
+    /// Removes least recently used entries until the total fits the budget. Readers that already
+    /// opened an evicted file keep reading it: the data stays until they close it.
+    func evict(_ state: inout State, keeping kept: String? = nil) {
+        while state.totalBytes > maxBytes {
+            guard let victim = state.entries.lazy.filter({ $0.key != kept }).min(by: { $0.value.lastUse < $1.value.lastUse }) else { return }
+            state.entries.removeValue(forKey: victim.key)
+            state.totalBytes -= victim.value.fileBytes
+            try? FileManager.default.removeItem(atPath: path(victim.key))
+        }
+    }
+}

@@ -1,0 +1,49 @@
+import Foundation
+
+/// An open cache entry: its fields and a handle that reads the body in pieces, so a large object is
+/// never held in memory whole.
+final class DiskCacheReader: @unchecked Sendable {
+    // @unchecked: the handle is used by one task at a time (the response producer) and closed once.
+    /// The stored entry.
+    let entry: DiskCacheEntry
+    private let bodyOffset: Int
+    private let handle: FileHandle
+
+    /// The size of each read from disk.
+    static let pieceBytes = 256 * 1024
+
+    init(entry: DiskCacheEntry, bodyOffset: Int, handle: FileHandle) {
+        self.entry = entry
+        self.bodyOffset = bodyOffset
+        self.handle = handle
+    }
+
+    deinit { try? handle.close() }
+
+    /// Calls `deliver` with the body bytes `lower..<lower+count`, in pieces. Throws if the file ends
+    /// early (it was truncated under us) or `deliver` throws (the client went away).
+    func read(from lower: Int, count: Int, _ deliver: ([UInt8]) async throws -> Void) async throws {
+        guard lower >= 0, count >= 0, lower <= entry.length, count <= entry.length - lower else {
+            throw DiskCacheError.outOfBounds
+        }
+        try handle.seek(toOffset: UInt64(bodyOffset + lower))
+        var remaining = count
+        while remaining > 0 {
+            guard let data = try handle.read(upToCount: min(remaining, Self.pieceBytes)), !data.isEmpty else {
+                throw DiskCacheError.truncated
+            }
+            remaining -= data.count
+            try await deliver(Array(data))
+        }
+    }
+}
+
+/// Why a cache read or fill failed.
+enum DiskCacheError: Error {
+    /// A read past the stored body.
+    case outOfBounds
+    /// The entry file ended before its declared length.
+    case truncated
+    /// The origin sent a different number of bytes than it declared.
+    case lengthMismatch
+}

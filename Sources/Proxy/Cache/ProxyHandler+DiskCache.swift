@@ -1,0 +1,110 @@
+import HTTPServer
+
+extension ProxyHandler {
+    /// The disk cache for `settings`, or nil when it is off (no directory) or its directory cannot be
+    /// made (logged; the proxy then streams everything from the origin).
+    static func makeDiskCache(_ settings: ProxyConfig.CacheSettings, logger: ProxyLogger) -> DiskCache? {
+        guard let directory = settings.diskDirectory else { return nil }
+        do {
+            return try DiskCache(directory: directory, maxBytes: settings.diskMaxBytes)
+        } catch {
+            logger.log(.error, "disk cache off: cannot use its directory", [("directory", directory), ("error", "\(error)")])
+            return nil
+        }
+    }
+
+    /// A GET or HEAD answered from the disk cache without the origin, or nil when the object is not stored.
+    func cachedPassThrough(_ target: OriginTarget, request: HTTPRequest) -> RouteResponse? {
+        guard let diskCache, request.method == .get || request.method == .head, !Self.isPlaylistPath(target.proxyPath),
+              let reader = diskCache.open(key: cacheKey(target.url, mount: target.mount, request: request)) else { return nil }
+        return RouteResponse(route: "proxy", response: Self.cachedResponse(reader, request: request))
+    }
+
+    /// A stored object as a response: whole (200), one range (206) or 416, as RFC 9110 §14 has it;
+    /// the body is read from disk piece by piece as the client takes it.
+    static func cachedResponse(_ reader: DiskCacheReader, request: HTTPRequest) -> HTTPResponse {
+        var headers = HTTPHeaders()
+        for field in reader.entry.fields { headers.add(field.name, field.value) }
+        headers["Accept-Ranges"] = headers["Accept-Ranges"] ?? "bytes"
+        let length = reader.entry.length
+        var status = HTTPStatus.ok
+        var (lower, count) = (0, length)
+        if rangeApplies(request, to: headers) {
+            switch ByteRangeRequest.outcome(header: request.headers["Range"], length: length) {
+            case .whole:
+                break
+            case .partial(let first, let last):
+                status = .partialContent
+                headers["Content-Range"] = "bytes \(first)-\(last)/\(length)"
+                (lower, count) = (first, last - first + 1)
+            case .unsatisfiable:
+                headers["Content-Range"] = "bytes */\(length)"
+                return HTTPResponse(status: .rangeNotSatisfiable, headers: headers, body: .empty)
+            }
+        }
+        if request.method == .head {
+            return HTTPResponse(status: status, headers: headers, body: .stream(length: count, producer: { _ in }))
+        }
+        let (start, take) = (lower, count)
+        return HTTPResponse(status: status, headers: headers, body: .stream(length: take, producer: { writer in
+            try await reader.read(from: start, count: take) { try await writer.write($0) }
+        }))
+    }
+
+    /// RFC 9110 §13.1.5: a Range with an If-Range is honoured only when the validator matches the
+    /// stored one (a strong ETag, or the exact Last-Modified date); otherwise the whole body is sent.
+    static func rangeApplies(_ request: HTTPRequest, to headers: HTTPHeaders) -> Bool {
+        guard let validator = request.headers["If-Range"] else { return true }
+        if validator.hasPrefix("\"") { return headers["ETag"] == validator }
+        return headers["Last-Modified"] == validator
+    }
+
+    /// Starts storing an origin answer when the cache wants it: a full 200 to a GET without a forwarded
+    /// Range, with a declared length that fits the budget, not marked no-store (RFC 9111 §5.2.2.5).
+    func beginDiskFill(_ stream: OriginStream, target: OriginTarget, request: HTTPRequest, rangeForwarded: Bool, fields: HTTPHeaders) -> DiskCacheFill? {
+        guard let diskCache, request.method == .get, !rangeForwarded, stream.status == 200, let length = stream.bodyLength,
+              !fields.contains("Content-Range"),
+              !fields.values("Cache-Control").contains(where: { $0.lowercased().contains("no-store") }) else { return nil }
+        var stored: [(name: String, value: String)] = []
+        for name in Self.passedOnFields { for value in fields.values(name) { stored.append((name, value)) } }
+        let key = cacheKey(target.url, mount: target.mount, request: request)
+        return diskCache.beginFill(DiskCacheEntry(key: key, length: length, fields: stored))
+    }
+
+    /// The response for a fill: the origin body goes to the client and the cache together. The copy runs
+    /// in a task of its own, so a client that goes away does not stop the object being stored.
+    static func fillingResponse(_ stream: OriginStream, fill: DiskCacheFill, status: HTTPStatus, headers: HTTPHeaders) -> HTTPResponse {
+        HTTPResponse(status: status, headers: headers, body: .stream(length: fill.entry.length, producer: { writer in
+            let copy = Task { try await tee(stream, into: fill, client: writer) }
+            try await copy.value
+        }))
+    }
+
+    /// Copies the origin body into the fill and, while it is there, to the client. The entry is kept
+    /// only when the origin sent exactly the declared length; any origin or disk failure discards it.
+    static func tee(_ stream: OriginStream, into fill: DiskCacheFill, client: HTTPBodyWriter) async throws {
+        defer { stream.cancel() }
+        var clientFailure: (any Error)?
+        var received = 0
+        do {
+            while let piece = try await stream.next() {
+                try fill.append(piece)
+                received += piece.count
+                // Stored before the last piece goes out, so a client that has the whole body can
+                // already be answered from disk on its next request.
+                if received == fill.entry.length { fill.finish() }
+                guard clientFailure == nil else { continue }
+                do { try await client.write(piece) } catch { clientFailure = error }
+            }
+        } catch {
+            fill.abandon()
+            throw error
+        }
+        guard received == fill.entry.length else {
+            fill.abandon()
+            throw OriginError.badResponse("origin body ended \(fill.entry.length - received) bytes short")
+        }
+        fill.finish()  // an empty body has no last piece
+        if let clientFailure { throw clientFailure }
+    }
+}
