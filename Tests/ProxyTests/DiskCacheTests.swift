@@ -164,4 +164,25 @@ import Testing
         #expect(second.body == GeneratedOrigin.bytes(0...999))
         #expect(origin.requests("/obj/1000.ts").count == 2)
     }
+
+    @Test func aClientThatHangsUpDoesNotStopTheObjectBeingStored() async throws {
+        let origin = try GeneratedOrigin()
+        let proxy = try DiskCacheHarness(originURL: origin.baseURL, directory: try DiskCacheHarness.makeDirectory())
+        let size = 8 << 20
+        try await StreamingReader.readPrefixAndHangUp(port: proxy.service.port, "/bucket/obj/\(size).ts", bytes: 64 * 1024)
+        // Waits (bounded) for the fill to end; how long it takes is not what is tested.
+        var stored = false
+        for _ in 0..<1000 where !stored {
+            stored = proxy.diskCache?.count == 1
+            if !stored { try await Task.sleep(for: .milliseconds(10)) }
+        }
+        let tail = try await proxy.get("/bucket/obj/\(size).ts", headers: [("Range", "bytes=-1000")])
+        await proxy.stop()
+        origin.stop()
+        #expect(stored)
+        #expect(origin.abortedTransfers == 0)
+        #expect(tail.status == 206)
+        #expect(tail.body == GeneratedOrigin.bytes((size - 1000)...(size - 1)))
+        #expect(origin.requests("/obj/\(size).ts").count == 1)
+    }
 }
