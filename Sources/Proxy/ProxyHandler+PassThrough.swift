@@ -52,9 +52,8 @@ extension ProxyHandler {
             let response = HTTPResponse(status: status, headers: responseHeaders, bytes: relocated)
             return RouteResponse(route: "proxy", response: response, originMilliseconds: elapsed)
         }
-        if !isPlaylist, let fill = beginDiskFill(stream, target: target, request: request, rangeForwarded: headers["Range"] != nil, fields: responseHeaders) {
-            let response = Self.fillingResponse(stream, fill: fill, status: status, headers: responseHeaders)
-            return RouteResponse(route: "proxy", response: response, originMilliseconds: elapsed)
+        if !isPlaylist, let reader = try startDiskFill(stream, target: target, request: request, rangeForwarded: headers["Range"] != nil, fields: responseHeaders) {
+            return RouteResponse(route: "proxy", response: Self.cachedResponse(reader, request: request), originMilliseconds: elapsed)
         }
         let response = Self.relayResponse(stream, status: status, headers: responseHeaders, request: request)
         return RouteResponse(route: "proxy", response: response, originMilliseconds: elapsed)

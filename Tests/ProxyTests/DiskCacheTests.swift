@@ -185,4 +185,29 @@ import Testing
         #expect(tail.body == GeneratedOrigin.bytes((size - 1000)...(size - 1)))
         #expect(origin.requests("/obj/\(size).ts").count == 1)
     }
+
+    @Test func requestsArrivingDuringAFillShareItsDownload() async throws {
+        let body = (0..<1500).map { UInt8($0 % 251) }
+        let head = Array("HTTP/1.1 200 OK\r\nContent-Type: video/mp2t\r\nContent-Length: 1500\r\nConnection: close\r\n\r\n".utf8)
+        // The origin sends a byte every 2 ms, so the fill is still running when the later requests come.
+        let origin = try TestOrigin(routes: ["/slow.ts": .drip(head + body, interval: .milliseconds(2))])
+        let proxy = try DiskCacheHarness(originURL: "http://127.0.0.1:\(origin.port)", directory: try DiskCacheHarness.makeDirectory())
+        async let first = proxy.get("/bucket/slow.ts")
+        var filling = false
+        for _ in 0..<1000 where !filling {
+            filling = proxy.diskCache?.fillsRunning == 1
+            if !filling { try await Task.sleep(for: .milliseconds(5)) }
+        }
+        async let second = proxy.get("/bucket/slow.ts")
+        async let tail = proxy.get("/bucket/slow.ts", headers: [("Range", "bytes=1400-")])
+        let responses = try await [first, second, tail]
+        await proxy.stop()
+        origin.stop()
+        #expect(filling)
+        #expect(responses.map(\.status) == [200, 200, 206])
+        #expect(responses[0].body == body)
+        #expect(responses[1].body == body)
+        #expect(responses[2].body == Array(body[1400...]))
+        #expect(origin.requests(path: "/slow.ts").count == 1)
+    }
 }

@@ -20,8 +20,8 @@ final class DiskCache: Sendable {
         var entries: [String: Indexed] = [:]
         var totalBytes = 0
         var tick: UInt64 = 0
-        /// File names with a fill in progress; a second request for them is not filled again.
-        var filling: Set<String> = []
+        /// Fills in progress, by file name; requests for them read along instead of fetching again.
+        var filling: [String: DiskCacheFill] = [:]
         var nextTemp = 0
     }
 
@@ -46,12 +46,17 @@ final class DiskCache: Sendable {
     /// Number of entries held.
     var count: Int { state.withLock { $0.entries.count } }
 
+    /// Number of fills running.
+    var fillsRunning: Int { state.withLock { $0.filling.count } }
+
     func path(_ fileName: String) -> String { directory + "/" + fileName }
 
-    /// The entry for `key`, opened for reading and marked as just used; nil when absent. A file that no
-    /// longer has the size its header promises is dropped, not served.
+    /// The entry for `key` opened for reading and marked as just used, or a reader following the fill
+    /// that is storing it; nil when neither. A file that no longer has the size its header promises is
+    /// dropped, not served.
     func open(key: String) -> DiskCacheReader? {
         let name = DiskCacheEntry.fileName(forKey: key)
+        if let following = follow(name, key: key) { return following }
         let found: Indexed? = state.withLock { state in
             guard var indexed = state.entries[name], indexed.entry.key == key else { return nil }
             state.tick &+= 1
@@ -80,30 +85,39 @@ final class DiskCache: Sendable {
         guard header.count <= DiskCacheEntry.maxHeaderBytes, entry.length >= 0,
               entry.length <= maxBytes - header.count else { return nil }
         let name = DiskCacheEntry.fileName(forKey: entry.key)
-        let temp: Int? = state.withLock { state in
-            guard state.filling.insert(name).inserted else { return nil }
+        return state.withLock { state -> DiskCacheFill? in
+            guard state.filling[name] == nil else { return nil }
             state.nextTemp &+= 1
-            return state.nextTemp
+            let tempPath = path(name + ".tmp.\(ProcessInfo.processInfo.processIdentifier).\(state.nextTemp)")
+            guard FileManager.default.createFile(atPath: tempPath, contents: Data(header)),
+                  let handle = FileHandle(forWritingAtPath: tempPath) else {
+                try? FileManager.default.removeItem(atPath: tempPath)
+                return nil
+            }
+            _ = try? handle.seekToEnd()
+            let fill = DiskCacheFill(cache: self, entry: entry, fileName: name, tempPath: tempPath, bodyOffset: header.count, handle: handle)
+            state.filling[name] = fill
+            return fill
         }
-        guard let temp else { return nil }
-        let tempPath = path(name + ".tmp.\(ProcessInfo.processInfo.processIdentifier).\(temp)")
-        guard FileManager.default.createFile(atPath: tempPath, contents: Data(header)),
-              let handle = FileHandle(forWritingAtPath: tempPath) else {
-            state.withLock { _ = $0.filling.remove(name) }
-            try? FileManager.default.removeItem(atPath: tempPath)
-            return nil
+    }
+
+    /// A reader of the temp file of a running fill for `key`. Opened under the lock, so the file cannot
+    /// be renamed away between finding the fill and opening it.
+    private func follow(_ name: String, key: String) -> DiskCacheReader? {
+        state.withLock { state in
+            guard let fill = state.filling[name], fill.entry.key == key,
+                  let handle = FileHandle(forReadingAtPath: fill.tempPath) else { return nil }
+            return DiskCacheReader(entry: fill.entry, bodyOffset: fill.bodyOffset, handle: handle, fill: fill)
         }
-        _ = try? handle.seekToEnd()
-        return DiskCacheFill(cache: self, entry: entry, fileName: name, tempPath: tempPath, bodyOffset: header.count, handle: handle)
     }
 
     /// Puts a complete fill in place (rename over any older file of the same name) and evicts down to
-    /// the budget. Called by `DiskCacheFill.finish` after it checked the byte count.
+    /// the budget. Called by the fill once it checked the byte count.
     func install(_ fill: DiskCacheFill) -> Bool {
         let destination = path(fill.fileName)
         let files = FileManager.default
         return state.withLock { state in
-            state.filling.remove(fill.fileName)
+            state.filling.removeValue(forKey: fill.fileName)
             if let old = state.entries.removeValue(forKey: fill.fileName) {
                 state.totalBytes -= old.fileBytes
             }
@@ -125,7 +139,7 @@ final class DiskCache: Sendable {
 
     /// Forgets a fill that will not complete and deletes its temp file.
     func abandon(_ fill: DiskCacheFill) {
-        state.withLock { _ = $0.filling.remove(fill.fileName) }
+        state.withLock { _ = $0.filling.removeValue(forKey: fill.fileName) }
         try? FileManager.default.removeItem(atPath: fill.tempPath)
     }
 

@@ -1,38 +1,45 @@
 import Foundation
 
-/// An open cache entry: its fields and a handle that reads the body in pieces, so a large object is
-/// never held in memory whole.
+/// An open cache entry (stored, or still filling): its fields and a handle that reads the body in
+/// pieces, so a large object is never held in memory whole.
 final class DiskCacheReader: @unchecked Sendable {
     // @unchecked: the handle is used by one task at a time (the response producer) and closed once.
     /// The stored entry.
     let entry: DiskCacheEntry
     private let bodyOffset: Int
     private let handle: FileHandle
+    /// The fill writing this file, when it is still being written; reads wait for its bytes.
+    private let fill: DiskCacheFill?
 
     /// The size of each read from disk.
     static let pieceBytes = 256 * 1024
 
-    init(entry: DiskCacheEntry, bodyOffset: Int, handle: FileHandle) {
+    init(entry: DiskCacheEntry, bodyOffset: Int, handle: FileHandle, fill: DiskCacheFill? = nil) {
         self.entry = entry
         self.bodyOffset = bodyOffset
         self.handle = handle
+        self.fill = fill
     }
 
     deinit { try? handle.close() }
 
     /// Calls `deliver` with the body bytes `lower..<lower+count`, in pieces. Throws if the file ends
-    /// early (it was truncated under us) or `deliver` throws (the client went away).
+    /// early (it was truncated under us), its fill failed, or `deliver` throws (the client went away).
     func read(from lower: Int, count: Int, _ deliver: ([UInt8]) async throws -> Void) async throws {
         guard lower >= 0, count >= 0, lower <= entry.length, count <= entry.length - lower else {
             throw DiskCacheError.outOfBounds
         }
         try handle.seek(toOffset: UInt64(bodyOffset + lower))
+        var position = lower
         var remaining = count
         while remaining > 0 {
-            guard let data = try handle.read(upToCount: min(remaining, Self.pieceBytes)), !data.isEmpty else {
+            let end = try await fill?.available(atLeast: position + 1) ?? entry.length
+            guard end > position else { throw DiskCacheError.truncated }
+            guard let data = try handle.read(upToCount: min(remaining, end - position, Self.pieceBytes)), !data.isEmpty else {
                 throw DiskCacheError.truncated
             }
             remaining -= data.count
+            position += data.count
             try await deliver(Array(data))
         }
     }
@@ -46,4 +53,6 @@ enum DiskCacheError: Error {
     case truncated
     /// The origin sent a different number of bytes than it declared.
     case lengthMismatch
+    /// The fill a reader was following ended without storing the object.
+    case fillFailed
 }

@@ -61,50 +61,20 @@ extension ProxyHandler {
 
     /// Starts storing an origin answer when the cache wants it: a full 200 to a GET without a forwarded
     /// Range, with a declared length that fits the budget, not marked no-store (RFC 9111 §5.2.2.5).
-    func beginDiskFill(_ stream: OriginStream, target: OriginTarget, request: HTTPRequest, rangeForwarded: Bool, fields: HTTPHeaders) -> DiskCacheFill? {
+    /// Returns a reader that follows the fill, from which the client is served; nil leaves the stream
+    /// to be relayed as usual.
+    func startDiskFill(_ stream: OriginStream, target: OriginTarget, request: HTTPRequest, rangeForwarded: Bool, fields: HTTPHeaders) throws -> DiskCacheReader? {
         guard let diskCache, request.method == .get, !rangeForwarded, stream.status == 200, let length = stream.bodyLength,
               !fields.contains("Content-Range"),
               !fields.values("Cache-Control").contains(where: { $0.lowercased().contains("no-store") }) else { return nil }
         var stored: [(name: String, value: String)] = []
         for name in Self.passedOnFields { for value in fields.values(name) { stored.append((name, value)) } }
         let key = cacheKey(target.url, mount: target.mount, request: request)
-        return diskCache.beginFill(DiskCacheEntry(key: key, length: length, fields: stored))
-    }
-
-    /// The response for a fill: the origin body goes to the client and the cache together. The copy runs
-    /// in a task of its own, so a client that goes away does not stop the object being stored.
-    static func fillingResponse(_ stream: OriginStream, fill: DiskCacheFill, status: HTTPStatus, headers: HTTPHeaders) -> HTTPResponse {
-        HTTPResponse(status: status, headers: headers, body: .stream(length: fill.entry.length, producer: { writer in
-            let copy = Task { try await tee(stream, into: fill, client: writer) }
-            try await copy.value
-        }))
-    }
-
-    /// Copies the origin body into the fill and, while it is there, to the client. The entry is kept
-    /// only when the origin sent exactly the declared length; any origin or disk failure discards it.
-    static func tee(_ stream: OriginStream, into fill: DiskCacheFill, client: HTTPBodyWriter) async throws {
-        defer { stream.cancel() }
-        var clientFailure: (any Error)?
-        var received = 0
-        do {
-            while let piece = try await stream.next() {
-                try fill.append(piece)
-                received += piece.count
-                // Stored before the last piece goes out, so a client that has the whole body can
-                // already be answered from disk on its next request.
-                if received == fill.entry.length { fill.finish() }
-                guard clientFailure == nil else { continue }
-                do { try await client.write(piece) } catch { clientFailure = error }
-            }
-        } catch {
-            fill.abandon()
-            throw error
-        }
-        guard received == fill.entry.length else {
-            fill.abandon()
-            throw OriginError.badResponse("origin body ended \(fill.entry.length - received) bytes short")
-        }
-        fill.finish()  // an empty body has no last piece
-        if let clientFailure { throw clientFailure }
+        guard let fill = diskCache.beginFill(DiskCacheEntry(key: key, length: length, fields: stored)) else { return nil }
+        // Opened before the copy starts, so a small object cannot be renamed away first.
+        let reader = diskCache.open(key: key)
+        fill.start(stream)
+        guard let reader else { throw ProxyError.badGateway("disk cache file could not be opened") }
+        return reader
     }
 }
