@@ -216,21 +216,8 @@ extension SubtitleTrack {
         String(decoding: text.utf8.map { isASCIILetter($0) ? $0 | 0x20 : $0 }, as: UTF8.self)
     }
 
-    /// The value in double quotes with quotes, backslashes and control characters escaped, safe to print.
+    /// The value in double quotes, escaped for a message (see `DisplayQuoting`).
     static func quoted(_ value: String) -> String {
-        var result = "\""
-        for scalar in value.unicodeScalars {
-            switch scalar {
-            case "\"": result += "\\\""
-            case "\\": result += "\\\\"
-            case "\n": result += "\\n"
-            case "\r": result += "\\r"
-            case "\t": result += "\\t"
-            case _ where scalar.value < 0x20 || scalar.value == 0x7F:
-                result += "\\u{\(String(scalar.value, radix: 16))}"
-            default: result.unicodeScalars.append(scalar)
-            }
-        }
-        return result + "\""
+        DisplayQuoting.quoted(value)
     }
 }

@@ -1,3 +1,4 @@
+import HLS
 /// Character classes and printing shared by the config's validation rules.
 extension ConfigReader {
     static func isASCIIDigit(_ byte: UInt8) -> Bool {
@@ -40,21 +41,8 @@ extension ConfigReader {
         return String(number)
     }
 
-    /// The value in double quotes with quotes, backslashes and control characters escaped, safe to print.
+    /// The value in double quotes, escaped for a message (the same quoting as track problems).
     static func quoted(_ value: String) -> String {
-        var result = "\""
-        for scalar in value.unicodeScalars {
-            switch scalar {
-            case "\"": result += "\\\""
-            case "\\": result += "\\\\"
-            case "\n": result += "\\n"
-            case "\r": result += "\\r"
-            case "\t": result += "\\t"
-            case _ where scalar.value < 0x20 || scalar.value == 0x7F:
-                result += "\\u{\(String(scalar.value, radix: 16))}"
-            default: result.unicodeScalars.append(scalar)
-            }
-        }
-        return result + "\""
+        DisplayQuoting.quoted(value)
     }
 }
