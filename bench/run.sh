@@ -4,7 +4,7 @@
 #
 #   bench/run.sh                          # everything, about 4 minutes
 #   DURATION=3 ROUNDS=3 bench/run.sh      # shorter wrk runs
-#   ONLY="redirect master" bench/run.sh   # a subset: redirect master cold many startup subtitles
+#   ONLY="redirect master" bench/run.sh   # a subset: redirect health master cold many startup subtitles
 #
 # Environment: DURATION (seconds per wrk run, 5), ROUNDS (pairs per test, 3), IDLE (idle connections, 10000),
 # ONLY (tests to run), LOGS=on (access logs on both sides), SKIP_BUILD=1 (use the existing release build).
@@ -13,7 +13,7 @@ set -euo pipefail
 DURATION=${DURATION:-5}
 ROUNDS=${ROUNDS:-3}
 IDLE=${IDLE:-10000}
-ONLY=${ONLY:-redirect master cold many startup subtitles}
+ONLY=${ONLY:-redirect health master cold many startup subtitles}
 LOGS=${LOGS:-off}
 PROXY_PORT=${PROXY_PORT:-18180}
 NGINX_PORT=${NGINX_PORT:-18181}
@@ -145,6 +145,14 @@ if wants redirect || wants many; then
     REDIRECT_64=$(median "${A_RPS[@]}")
     p=$REDIRECT_64; n=$(median "${B_RPS[@]}")
     row "redirect req/s, 64 conn (logs $LOGS)" "$p" "$n" "$(ratio "$p" "$n")" ">= 1.2 (logs off), >= 1.0 (logs on)"
+fi
+
+if wants health; then
+    # The leanest route: the server core plus routing, both sides answering "ok\n".
+    log "health, 64 connections"
+    pair "$P/healthz" "$N/healthz" 64
+    p=$(median "${A_RPS[@]}"); n=$(median "${B_RPS[@]}")
+    row "health req/s, 64 conn (server core)" "$p" "$n" "$(ratio "$p" "$n")" "(reported)"
 fi
 
 if wants master; then
