@@ -89,12 +89,14 @@ final class DiskCache: Sendable {
             guard state.filling[name] == nil else { return nil }
             state.nextTemp &+= 1
             let tempPath = path(name + ".tmp.\(ProcessInfo.processInfo.processIdentifier).\(state.nextTemp)")
+            // The body must start right after the header: a handle that cannot be put at the end of
+            // the header would write the body over it, so such a fill is not started.
             guard FileManager.default.createFile(atPath: tempPath, contents: Data(header)),
-                  let handle = FileHandle(forWritingAtPath: tempPath) else {
+                  let handle = FileHandle(forWritingAtPath: tempPath),
+                  let end = try? handle.seekToEnd(), end == UInt64(header.count) else {
                 try? FileManager.default.removeItem(atPath: tempPath)
                 return nil
             }
-            _ = try? handle.seekToEnd()
             let fill = DiskCacheFill(cache: self, entry: entry, fileName: name, tempPath: tempPath, bodyOffset: header.count, handle: handle)
             state.filling[name] = fill
             return fill
