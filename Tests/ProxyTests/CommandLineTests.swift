@@ -153,12 +153,12 @@ import Testing
     }
 
     @Test func aClosedAccessLogPipeDoesNotStopTheServer() async throws {
-        let child = try RunningProcess(["--config", "config.example.json", "--port", "0"], currentDirectory: Self.root)
+        // The access-log reader is gone from the start: every access line meets EPIPE.
+        let child = try RunningProcess(["--config", "config.example.json", "--port", "0"], currentDirectory: Self.root,
+                                       closedStandardOutput: true)
         let banner = try #require(try await child.waitForError(containing: "listening on http://"))
         let portText = try #require(banner.components(separatedBy: "listening on http://127.0.0.1:").last?.prefix { $0.isNumber })
         let port = try #require(Int(portText))
-        // The access-log reader goes away: every later line meets EPIPE.
-        try child.closeStandardOutput()
         for _ in 0..<3 {
             let health = try await TestClient.get(port: port, "/healthz")
             #expect(health.status == 200)

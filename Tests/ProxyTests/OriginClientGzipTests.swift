@@ -22,10 +22,11 @@ import Testing
         process.arguments = ["-c", "-n", "-\(level)", file.path]
         let output = Pipe()
         process.standardOutput = output
-        try process.run()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
+        try ChildProcess.launch(process)
+        try output.fileHandleForWriting.close()
+        let data = ChildProcess.readAll(output.fileHandleForReading.fileDescriptor)
         process.waitUntilExit()
-        return [UInt8](data)
+        return data
     }
 
     @Test func aFixedGzipBodyDecodes() throws {

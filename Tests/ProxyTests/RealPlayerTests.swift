@@ -27,11 +27,21 @@ import Testing
                 process.standardError = err
                 process.standardInput = FileHandle.nullDevice
                 do {
-                    try process.run()
-                    let output = out.fileHandleForReading.readDataToEndOfFile()
-                    let errors = err.fileHandleForReading.readDataToEndOfFile()
+                    try ChildProcess.launch(process)
+                    try out.fileHandleForWriting.close()
+                    try err.fileHandleForWriting.close()
+                    let errors = LockedBox<[UInt8]>([])
+                    let errorsDone = DispatchSemaphore(value: 0)
+                    Thread.detachNewThread {
+                        let bytes = ChildProcess.readAll(err.fileHandleForReading.fileDescriptor)
+                        errors.withLock { $0 = bytes }
+                        errorsDone.signal()
+                    }
+                    let output = ChildProcess.readAll(out.fileHandleForReading.fileDescriptor)
+                    errorsDone.wait()
                     process.waitUntilExit()
-                    continuation.resume(returning: (process.terminationStatus, String(decoding: output, as: UTF8.self), String(decoding: errors, as: UTF8.self)))
+                    continuation.resume(returning: (process.terminationStatus, String(decoding: output, as: UTF8.self),
+                                                    String(decoding: errors.withLock { $0 }, as: UTF8.self)))
                 } catch {
                     continuation.resume(throwing: error)
                 }

@@ -13,7 +13,10 @@ final class RunningProcess: @unchecked Sendable {
             .appendingPathComponent("hls-subtitle-proxy").path
     }
 
-    init(_ arguments: [String], environment: [String: String] = [:], currentDirectory: String? = nil) throws {
+    /// Starts the executable. With `closedStandardOutput`, stdout is a pipe whose reading end is closed
+    /// at once, as a log reader that went away: every write the child makes meets EPIPE.
+    init(_ arguments: [String], environment: [String: String] = [:], currentDirectory: String? = nil,
+         closedStandardOutput: Bool = false) throws {
         process.executableURL = URL(fileURLWithPath: RunningProcess.executablePath)
         process.arguments = arguments
         var env = ProcessInfo.processInfo.environment
@@ -26,22 +29,16 @@ final class RunningProcess: @unchecked Sendable {
         process.standardError = err
         process.standardInput = FileHandle.nullDevice
         let stdout = self.stdout, stderr = self.stderr
-        out.fileHandleForReading.readabilityHandler = { handle in
-            let data = handle.availableData
-            stdout.withLock { $0 += data }
+        try ChildProcess.launch(process)
+        // The parent's copies of the writing ends must go, or reading never sees end of file.
+        try out.fileHandleForWriting.close()
+        try err.fileHandleForWriting.close()
+        if closedStandardOutput {
+            try out.fileHandleForReading.close()
+        } else {
+            ChildProcess.drain(out.fileHandleForReading.fileDescriptor) { piece in stdout.withLock { $0 += piece } }
         }
-        err.fileHandleForReading.readabilityHandler = { handle in
-            let data = handle.availableData
-            stderr.withLock { $0 += data }
-        }
-        try process.run()
-    }
-
-    /// Closes our end of the child's stdout pipe, as a log reader that exits would.
-    func closeStandardOutput() throws {
-        guard let pipe = process.standardOutput as? Pipe else { return }
-        pipe.fileHandleForReading.readabilityHandler = nil
-        try pipe.fileHandleForReading.close()
+        ChildProcess.drain(err.fileHandleForReading.fileDescriptor) { piece in stderr.withLock { $0 += piece } }
     }
 
     var standardOutput: String { String(decoding: stdout.withLock { $0 }, as: UTF8.self) }
