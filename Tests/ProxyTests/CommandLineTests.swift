@@ -84,7 +84,7 @@ import Testing
         let metrics = try await TestClient.get(port: port, "/metrics")
         #expect(metrics.text.contains("hls_proxy_requests_total{route=\"master\",status=\"2xx\"} 1"))
         #expect(metrics.text.contains("# TYPE hls_proxy_open_connections gauge"))
-        child.process.terminate()  // SIGTERM
+        child.terminate()  // SIGTERM
         let status = try await child.waitForExit(timeout: .seconds(15))
         #expect(status == 0)
         // One JSON access line per request on stdout, with the documented fields.
@@ -115,7 +115,7 @@ import Testing
         async let slow = TestClient.get(port: port, "/o/slow/master.m3u8")
         // Let the request reach the origin, then ask the proxy to stop while it waits there.
         while origin.hits("/slow/master.m3u8") == 0 { try await Task.sleep(for: .milliseconds(20)) }
-        child.process.terminate()
+        child.terminate()
         #expect(try await child.waitForError(containing: "draining") != nil)
         // The listener closes as the drain starts (the log line comes just before): poll briefly.
         var refused = false
@@ -139,7 +139,7 @@ import Testing
         let port = try #require(Int(portText))
         let health = try await TestClient.get(port: port, "/healthz")
         #expect(health.status == 200)
-        child.process.terminate()
+        child.terminate()
         #expect(try await child.waitForExit(timeout: .seconds(15)) == 0)
         #expect(child.standardOutput.isEmpty)
     }
@@ -147,7 +147,7 @@ import Testing
     @Test func sigintDrainsAndExitsZeroToo() async throws {
         let child = try RunningProcess(["--config", "config.example.json", "--port", "0"], currentDirectory: Self.root)
         #expect(try await child.waitForError(containing: "listening on http://") != nil)
-        child.process.interrupt()  // SIGINT
+        child.interrupt()  // SIGINT
         #expect(try await child.waitForExit(timeout: .seconds(15)) == 0)
         #expect(child.standardError.contains("signal 2: draining"))
     }
@@ -163,8 +163,8 @@ import Testing
             let health = try await TestClient.get(port: port, "/healthz")
             #expect(health.status == 200)
         }
-        #expect(child.process.isRunning)
-        child.process.terminate()
+        #expect(child.isRunning)
+        child.terminate()
         #expect(try await child.waitForExit(timeout: .seconds(15)) == 0)
     }
 

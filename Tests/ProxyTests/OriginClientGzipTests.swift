@@ -1,4 +1,5 @@
 import Foundation
+import Glibc
 import HTTPServer
 @testable import Proxy
 import Testing
@@ -17,15 +18,11 @@ import Testing
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("gzip-input-\(UUID().uuidString)")
         try Data(bytes).write(to: file)
         defer { try? FileManager.default.removeItem(at: file) }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/gzip")
-        process.arguments = ["-c", "-n", "-\(level)", file.path]
-        let output = Pipe()
-        process.standardOutput = output
-        try ChildProcess.launch(process)
-        try output.fileHandleForWriting.close()
-        let data = ChildProcess.readAll(output.fileHandleForReading.fileDescriptor)
-        process.waitUntilExit()
+        let child = try SpawnedProcess(path: "/usr/bin/gzip", arguments: ["-c", "-n", "-\(level)", file.path], environment: [:])
+        close(child.errorFD)
+        let data = ChildProcess.readAll(child.outputFD)
+        close(child.outputFD)
+        _ = child.waitBlocking()
         return data
     }
 

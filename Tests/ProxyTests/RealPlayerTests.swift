@@ -1,4 +1,5 @@
 import Foundation
+import Glibc
 import Proxy
 import Testing
 
@@ -15,32 +16,25 @@ import Testing
         return path.split(separator: ":").map { "\($0)/\(name)" }.first { FileManager.default.isExecutableFile(atPath: $0) }
     }
 
-    /// Runs a command off the task pool and returns its exit status and stdout.
+    /// Runs a command off the task pool and returns its exit status, stdout and stderr.
     static func run(_ executable: String, _ arguments: [String]) async throws -> (status: Int32, output: String, errors: String) {
         try await withCheckedThrowingContinuation { continuation in
             Thread.detachNewThread {
-                let process = Process()
-                process.executableURL = URL(fileURLWithPath: executable)
-                process.arguments = arguments
-                let out = Pipe(), err = Pipe()
-                process.standardOutput = out
-                process.standardError = err
-                process.standardInput = FileHandle.nullDevice
                 do {
-                    try ChildProcess.launch(process)
-                    try out.fileHandleForWriting.close()
-                    try err.fileHandleForWriting.close()
+                    let child = try SpawnedProcess(path: executable, arguments: arguments, environment: ProcessInfo.processInfo.environment)
                     let errors = LockedBox<[UInt8]>([])
                     let errorsDone = DispatchSemaphore(value: 0)
                     Thread.detachNewThread {
-                        let bytes = ChildProcess.readAll(err.fileHandleForReading.fileDescriptor)
+                        let bytes = ChildProcess.readAll(child.errorFD)
                         errors.withLock { $0 = bytes }
                         errorsDone.signal()
                     }
-                    let output = ChildProcess.readAll(out.fileHandleForReading.fileDescriptor)
+                    let output = ChildProcess.readAll(child.outputFD)
                     errorsDone.wait()
-                    process.waitUntilExit()
-                    continuation.resume(returning: (process.terminationStatus, String(decoding: output, as: UTF8.self),
+                    close(child.outputFD)
+                    close(child.errorFD)
+                    let status = child.waitBlocking()
+                    continuation.resume(returning: (status, String(decoding: output, as: UTF8.self),
                                                     String(decoding: errors.withLock { $0 }, as: UTF8.self)))
                 } catch {
                     continuation.resume(throwing: error)

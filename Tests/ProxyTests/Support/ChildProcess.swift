@@ -1,21 +1,10 @@
 import Foundation
 import Glibc
-import Synchronization
 
-/// Starting children and reading their pipes safely from a parallel test suite.
-///
-/// Two Foundation behaviours on Linux bite a suite that starts processes from many tasks at once:
-/// `Process.run()` is not safe to call concurrently (seen: a crash in its argument copying), and
-/// `FileHandle.availableData` / `readDataToEndOfFile()` trap on EINTR, which SIGCHLD from another
-/// test's child can cause. So launches are serialized, and pipes are read with read(2), retrying EINTR.
+/// Reading children's pipes safely from a parallel test suite: with read(2), retrying EINTR
+/// (Foundation's `FileHandle.availableData` and `readDataToEndOfFile()` trap on it, and SIGCHLD from
+/// another test's child can cause it). Children are started by `SpawnedProcess`.
 enum ChildProcess {
-    private static let launchLock = Mutex(())
-
-    /// Runs `process.run()` while no other test is launching a process.
-    static func launch(_ process: Process) throws {
-        try launchLock.withLock { _ in try process.run() }
-    }
-
     /// Reads `fd` to end of file on a thread of its own, handing each piece to `sink`.
     static func drain(_ fd: Int32, into sink: @escaping @Sendable ([UInt8]) -> Void) {
         Thread.detachNewThread {

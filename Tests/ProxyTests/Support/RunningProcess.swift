@@ -1,9 +1,10 @@
 import Foundation
+import Glibc
 
 /// The built `hls-subtitle-proxy` executable run as a child process, its output collected as it comes.
 final class RunningProcess: @unchecked Sendable {
-    // @unchecked: `process` is only touched from the test task; the buffers are behind LockedBox.
-    let process = Process()
+    // @unchecked: `child` is set once; the buffers are behind LockedBox.
+    private let child: SpawnedProcess
     private let stdout = LockedBox<[UInt8]>([])
     private let stderr = LockedBox<[UInt8]>([])
 
@@ -13,33 +14,38 @@ final class RunningProcess: @unchecked Sendable {
             .appendingPathComponent("hls-subtitle-proxy").path
     }
 
-    /// Starts the executable. With `closedStandardOutput`, stdout is a pipe whose reading end is closed
-    /// at once, as a log reader that went away: every write the child makes meets EPIPE.
+    /// Starts the executable. Relative paths in `arguments` resolve against `currentDirectory` (made
+    /// absolute here, since the child inherits the test's own working directory). With
+    /// `closedStandardOutput`, the reading end of stdout is closed at once, as a log reader that went
+    /// away: every write the child makes meets EPIPE.
     init(_ arguments: [String], environment: [String: String] = [:], currentDirectory: String? = nil,
          closedStandardOutput: Bool = false) throws {
-        process.executableURL = URL(fileURLWithPath: RunningProcess.executablePath)
-        process.arguments = arguments
         var env = ProcessInfo.processInfo.environment
         for key in env.keys where key.hasPrefix("HLS_PROXY_") || key == "PORT" { env[key] = nil }
         env.merge(environment) { $1 }
-        process.environment = env
-        if let currentDirectory { process.currentDirectoryURL = URL(fileURLWithPath: currentDirectory) }
-        let out = Pipe(), err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        process.standardInput = FileHandle.nullDevice
-        let stdout = self.stdout, stderr = self.stderr
-        try ChildProcess.launch(process)
-        // The parent's copies of the writing ends must go, or reading never sees end of file.
-        try out.fileHandleForWriting.close()
-        try err.fileHandleForWriting.close()
-        if closedStandardOutput {
-            try out.fileHandleForReading.close()
-        } else {
-            ChildProcess.drain(out.fileHandleForReading.fileDescriptor) { piece in stdout.withLock { $0 += piece } }
+        let resolved = arguments.map { argument -> String in
+            guard let base = currentDirectory, !argument.hasPrefix("-"), !argument.hasPrefix("/"), !argument.contains("://"),
+                  FileManager.default.fileExists(atPath: base + "/" + argument) else { return argument }
+            return base + "/" + argument
         }
-        ChildProcess.drain(err.fileHandleForReading.fileDescriptor) { piece in stderr.withLock { $0 += piece } }
+        child = try SpawnedProcess(path: RunningProcess.executablePath, arguments: resolved, environment: env)
+        let stdout = self.stdout, stderr = self.stderr
+        if closedStandardOutput {
+            close(child.outputFD)
+        } else {
+            ChildProcess.drain(child.outputFD) { piece in stdout.withLock { $0 += piece } }
+        }
+        ChildProcess.drain(child.errorFD) { piece in stderr.withLock { $0 += piece } }
     }
+
+    /// Whether the child still runs.
+    var isRunning: Bool { child.isRunning }
+
+    /// SIGTERM.
+    func terminate() { child.send(SIGTERM) }
+
+    /// SIGINT.
+    func interrupt() { child.send(SIGINT) }
 
     var standardOutput: String { String(decoding: stdout.withLock { $0 }, as: UTF8.self) }
     var standardError: String { String(decoding: stderr.withLock { $0 }, as: UTF8.self) }
@@ -50,7 +56,7 @@ final class RunningProcess: @unchecked Sendable {
         while ContinuousClock.now < deadline {
             let current = standardError
             if current.contains(text) { return current }
-            if !process.isRunning { return standardError.contains(text) ? standardError : nil }
+            if !isRunning { return standardError.contains(text) ? standardError : nil }
             try await Task.sleep(for: .milliseconds(20))
         }
         return nil
@@ -59,16 +65,16 @@ final class RunningProcess: @unchecked Sendable {
     /// Waits for exit and returns the status; nil if still running after `timeout` (then it is killed).
     func waitForExit(timeout: Duration = .seconds(20)) async throws -> Int32? {
         let deadline = ContinuousClock.now + timeout
-        while process.isRunning {
+        while isRunning {
             if ContinuousClock.now >= deadline {
-                process.terminate()
+                child.send(SIGKILL)
                 return nil
             }
             try await Task.sleep(for: .milliseconds(20))
         }
         // Let the readability handlers drain what is left in the pipes.
         try await Task.sleep(for: .milliseconds(50))
-        return process.terminationStatus
+        return child.exitCode()
     }
 
     /// Runs to completion and returns status, stdout and stderr.
