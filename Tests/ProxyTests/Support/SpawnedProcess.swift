@@ -47,8 +47,21 @@ final class SpawnedProcess: @unchecked Sendable {
             argv.forEach { free($0) }
             envp.forEach { free($0) }
         }
+        // The child starts with no signal blocked and default dispositions, whatever the spawning
+        // thread had (dispatch worker threads block signals; a blocked SIGTERM would never arrive).
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        var noSignals = sigset_t()
+        sigemptyset(&noSignals)
+        var defaults = sigset_t()
+        sigemptyset(&defaults)
+        for signal in [SIGTERM, SIGINT, SIGPIPE, SIGCHLD] { sigaddset(&defaults, signal) }
+        posix_spawnattr_setsigmask(&attributes, &noSignals)
+        posix_spawnattr_setsigdefault(&attributes, &defaults)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
         var child: pid_t = 0
-        let result = posix_spawn(&child, path, &actions, nil, argv, envp)
+        let result = posix_spawn(&child, path, &actions, &attributes, argv, envp)
         close(outPipe[1])
         close(errPipe[1])
         guard result == 0 else {
