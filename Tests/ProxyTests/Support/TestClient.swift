@@ -37,12 +37,13 @@ enum TestClient {
         }
     }
 
-    private static func blockingExchange(port: Int, bytes: [UInt8]) throws -> [UInt8] {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+    /// A blocking TCP socket connected to 127.0.0.1:`port` whose reads give up after `timeout`;
+    /// the caller closes it. Shared by every raw-socket client in these tests.
+    static func connectLoopback(port: Int, timeout: Duration) throws -> Int32 {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         guard fd >= 0 else { throw TestClientError.connect(errno) }
-        defer { close(fd) }
-        var timeout = timeval(tv_sec: 10, tv_usec: 0)
-        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        var time = timeval(tv_sec: Int(timeout.components.seconds), tv_usec: Int(timeout.components.attoseconds / 1_000_000_000_000))
+        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &time, socklen_t(MemoryLayout<timeval>.size))
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_port = in_port_t(UInt16(port).bigEndian)
@@ -50,7 +51,17 @@ enum TestClient {
         let connected = withUnsafePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
         }
-        guard connected == 0 else { throw TestClientError.connect(errno) }
+        guard connected == 0 else {
+            let code = errno
+            close(fd)
+            throw TestClientError.connect(code)
+        }
+        return fd
+    }
+
+    private static func blockingExchange(port: Int, bytes: [UInt8]) throws -> [UInt8] {
+        let fd = try connectLoopback(port: port, timeout: .seconds(10))
+        defer { close(fd) }
         var sent = 0
         while sent < bytes.count {
             let n = bytes[sent...].withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
