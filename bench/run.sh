@@ -57,7 +57,7 @@ if [ -z "${SKIP_BUILD:-}" ]; then
     log "building release"
     (cd "$ROOT" && swift build -c release --product hls-subtitle-proxy 2>&1 | tail -1) >&2
 fi
-PROXY="$ROOT/.build/release/hls-subtitle-proxy"
+PROXY=${PROXY_BIN:-"$ROOT/.build/release/hls-subtitle-proxy"}
 
 # The origin's files: the fixture VOD under /vod/.
 mkdir -p "$WORK/www/vod"

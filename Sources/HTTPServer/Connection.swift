@@ -46,6 +46,9 @@ final class Connection {
     var outputBody: [UInt8] = []
     var outputOffset = 0
     var closeAfterWrite = false
+    /// The file region sent after `outputHead` and `outputBody`, and how much of it is sent.
+    var outputFile: HTTPFileRegion?
+    var outputFileSent = 0
     /// The streamed body being sent, if the current response has one.
     var bodyPump: ResponseBodyPump?
     /// Counted in `openConnections` and against the cap (a lingering or over-cap connection is not).

@@ -56,6 +56,11 @@ extension EventLoop {
         connection.closeAfterWrite = !keepAlive
         connection.state = .writing
         if let stream { startStreaming(connection, length: stream.length, producer: stream.producer) }
+        if case .file(let region) = response.body, !connection.isHeadRequest, region.length > 0,
+           response.status.code != 204, response.status.code != 304 {
+            connection.outputFile = region
+            connection.outputFileSent = 0
+        }
         var written = 0
         switch connection.socket.write(head: head, body: body, from: 0) {
         case .done(let count): written = count
@@ -65,7 +70,7 @@ extension EventLoop {
             close(connection)
             return
         }
-        if written >= head.count + body.count {
+        if written >= head.count + body.count, connection.outputFile == nil {
             headBuffer = head
             if let pump = connection.bodyPump {
                 streamDrained(connection, pump)
@@ -78,7 +83,8 @@ extension EventLoop {
         connection.outputBody = body
         connection.outputOffset = max(0, written - head.count)
         headBuffer = head
-        rearm(connection, .write)
+        // A file body goes on at once in `flush` (the serve loop's next step): the socket has room.
+        if written < head.count + body.count { rearm(connection, .write) }
     }
 
     /// Writes pending output; true once all of it is written. On EAGAIN it waits for EPOLLOUT, the
@@ -99,6 +105,9 @@ extension EventLoop {
                 return false
             }
         }
+        if let region = connection.outputFile {
+            guard sendFile(connection, region, progressed: progressed) else { return false }
+        }
         if let pump = connection.bodyPump {
             streamDrained(connection, pump)
             return true
@@ -107,8 +116,38 @@ extension EventLoop {
         return true
     }
 
+    /// Sends the rest of a file body; true once all of it is sent. A file that ends early breaks the
+    /// promised Content-Length, so the connection is closed.
+    private func sendFile(_ connection: Connection, _ region: HTTPFileRegion, progressed: Bool) -> Bool {
+        var progressed = progressed
+        while connection.outputFileSent < region.length {
+            let remaining = region.length - connection.outputFileSent
+            switch connection.socket.sendFile(region.file, offset: region.offset + connection.outputFileSent, count: min(remaining, Self.sendFilePiece)) {
+            case .done(let count) where count > 0:
+                connection.outputFileSent += count
+                progressed = true
+            case .done:
+                close(connection)
+                return false
+            case .wouldBlock:
+                if progressed { rearm(connection, .write) }
+                return false
+            case .failed:
+                close(connection)
+                return false
+            }
+        }
+        connection.outputFile = nil
+        connection.outputFileSent = 0
+        return true
+    }
+
+    /// The most one sendfile call is asked for, so one large file does not hold the loop thread.
+    static let sendFilePiece = 1 << 20
+
     /// After a response: half-close, or become free for the next request (which `serve` takes up).
     private func finishWrite(_ connection: Connection) {
+        connection.outputFile = nil
         connection.outputHead = []
         connection.outputBody = []
         connection.outputOffset = 0
@@ -172,6 +211,7 @@ extension EventLoop {
         // A producer waiting on this connection learns the client is gone (its write throws).
         connection.bodyPump?.resumeWaiter(false)
         connection.bodyPump = nil
+        connection.outputFile = nil
         connection.socket.close()
     }
 }

@@ -30,6 +30,9 @@ public enum HTTPBody: Sendable {
     /// With a `length`, exactly that many bytes must be written (Content-Length framing); without one
     /// the body is chunked (HTTP/1.1) or ends at the close (HTTP/1.0). HEAD never runs the producer.
     case stream(length: Int?, producer: @Sendable (HTTPBodyWriter) async throws -> Void)
+    /// Part of an open file, sent from the loop thread with sendfile(2). If the file shrinks under the
+    /// send, the connection is closed: the Content-Length already promised cannot be kept.
+    case file(HTTPFileRegion)
 
     /// The body length in bytes; for a stream of unknown length, 0.
     public var count: Int {
@@ -37,6 +40,7 @@ public enum HTTPBody: Sendable {
         case .empty: return 0
         case .bytes(let bytes): return bytes.count
         case .stream(let length, _): return length ?? 0
+        case .file(let region): return region.length
         }
     }
 
@@ -46,6 +50,7 @@ public enum HTTPBody: Sendable {
         case .empty: return 0
         case .bytes(let bytes): return bytes.count
         case .stream(let length, _): return length
+        case .file(let region): return region.length
         }
     }
 }

@@ -59,6 +59,13 @@ struct Socket {
         }
     }
 
+    /// Sends up to `count` bytes of `file` from `offset` with sendfile(2); `.done(0)` means the file
+    /// ended before `offset`.
+    func sendFile(_ file: HTTPFile, offset: Int, count: Int) -> IOResult {
+        var position = off_t(offset)
+        return Socket.perform("sendfile") { Glibc.sendfile(fd, file.descriptor, &position, count) }
+    }
+
     /// Best-effort single write of a short canned response; a short or failed write just loses it.
     func writeCanned(_ bytes: [UInt8]) {
         _ = bytes.withUnsafeBytes { raw in
