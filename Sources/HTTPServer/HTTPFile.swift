@@ -10,7 +10,7 @@ public final class HTTPFile: Sendable {
     public let size: Int
 
     /// Opens `path` for reading. Throws when it cannot be opened or is not a regular file.
-    public init(path: String) throws {
+    public init(path: String) throws(HTTPServerError) {
         let descriptor = Glibc.open(path, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else { throw HTTPServerError.system("open(\(path))", errno: errno) }
         var status = stat()
@@ -49,6 +49,11 @@ public final class HTTPFile: Sendable {
         bytes.removeLast(count - filled)
         return bytes
     }
+}
+
+extension HTTPServerError {
+    /// Whether the error says a path names nothing (ENOENT, or ENOTDIR for a file used as a directory).
+    public var isNoSuchFile: Bool { errorNumber == ENOENT || errorNumber == ENOTDIR }
 }
 
 /// The part of a file a response body sends.

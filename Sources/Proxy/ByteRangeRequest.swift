@@ -44,22 +44,34 @@ enum ByteRangeRequest {
         outcome(header: header, length: Int.max / 2) != .whole
     }
 
-    /// Applies the request's Range header to a whole 200 response with an in-memory body.
+    /// Applies the request's Range header to a whole 200 response whose body the proxy holds: bytes in
+    /// memory, or a file region (sliced, still sent from the file).
     static func apply(to response: HTTPResponse, request: HTTPRequest) -> HTTPResponse {
-        guard response.status == .ok, case .bytes(let body) = response.body else { return response }
+        guard response.status == .ok else { return response }
+        let length: Int
+        switch response.body {
+        case .bytes(let body): length = body.count
+        case .file(let region): length = region.length
+        case .empty, .stream: return response
+        }
         var response = response
         response.headers["Accept-Ranges"] = "bytes"
-        switch outcome(header: request.headers["Range"], length: body.count) {
+        switch outcome(header: request.headers["Range"], length: length) {
         case .whole:
             return response
         case .partial(let lower, let upper):
             response.status = .partialContent
-            response.headers["Content-Range"] = "bytes \(lower)-\(upper)/\(body.count)"
-            response.body = .bytes(Array(body[lower...upper]))
+            response.headers["Content-Range"] = "bytes \(lower)-\(upper)/\(length)"
+            switch response.body {
+            case .bytes(let body): response.body = .bytes(Array(body[lower...upper]))
+            case .file(let region):
+                response.body = HTTPFileRegion(file: region.file, offset: region.offset + lower, length: upper - lower + 1).map(HTTPBody.file) ?? .empty
+            case .empty, .stream: break
+            }
             return response
         case .unsatisfiable:
             response.status = .rangeNotSatisfiable
-            response.headers["Content-Range"] = "bytes */\(body.count)"
+            response.headers["Content-Range"] = "bytes */\(length)"
             response.body = .empty
             return response
         }

@@ -50,8 +50,8 @@ public final class ProxyHandler: Sendable {
         return finish(outcome, request: request, started: started)
     }
 
-    /// Answers without waiting on anything when it can: health, metrics, preflight, redirects, errors
-    /// and masters already in the cache. Nil means the request needs I/O: pass it to `handle`.
+    /// Answers without waiting on anything when it can: health, metrics, preflight, redirects, errors,
+    /// files of directory mounts and masters already in the cache. Nil means the request needs I/O: pass it to `handle`.
     /// Safe to call on the server's loop thread; it never blocks.
     public func handleImmediately(_ request: HTTPRequest) -> HTTPResponse? {
         let started = ContinuousClock.now
@@ -91,7 +91,6 @@ public final class ProxyHandler: Sendable {
     private enum Work {
         case master(OriginTarget, SubtitleSet)
         case subtitle(SubtitleURL)
-        case file(String)
         case passThrough(OriginTarget)
     }
 
@@ -127,7 +126,7 @@ public final class ProxyHandler: Sendable {
             return .work(.subtitle(url))
         case .origin(let target):
             if let set = subtitleSet(forPath: target.proxyPath) { return .work(.master(target, set)) }
-            if let path = target.filePath { return .work(.file(path)) }
+            if let path = target.filePath { return .answered(serveFile(path)) }
             switch target.segmentMode {
             case .redirect: return .answered(redirect(to: target.url))
             case .proxy: return .work(.passThrough(target))
@@ -139,7 +138,6 @@ public final class ProxyHandler: Sendable {
         switch work {
         case .master(let target, let set): return try await serveMaster(target, set: set, request: request)
         case .subtitle(let url): return try await serveSubtitle(url, request: request)
-        case .file(let path): return try await serveFile(path, request: request)
         case .passThrough(let target): return try await passThrough(target, request: request)
         }
     }

@@ -225,9 +225,22 @@ import Testing
         #expect(handler.handleImmediately(Self.request("/web/a/seg.ts"))?.headers["X-HLS-Proxy-Route"] == "redirect")
     }
 
-    @Test func workThatWaitsOnFilesOrOriginsIsLeftToTheAsyncHandler() throws {
+    @Test func filesOfDirectoryMountsAreAnsweredAtOnceAsFileRegions() throws {
         let handler = try Self.handler()
-        #expect(handler.handleImmediately(Self.request("/files/vod-ts/v0/seg000.ts")) == nil)
+        let response = try #require(handler.handleImmediately(Self.request("/files/vod-ts/v0/seg000.ts")))
+        let size = try #require(FileManager.default.attributesOfItem(atPath: FixtureOrigin.fixturesRoot + "/vod-ts/v0/seg000.ts")[.size] as? Int)
+        guard case .file(let region) = response.body else {
+            Issue.record("expected a file body, got \(response.body)")
+            return
+        }
+        #expect(region.offset == 0)
+        #expect(region.length == size)
+        #expect(handler.handleImmediately(Self.request("/files/vod-ts/v0/nope.ts"))?.status == .notFound)
+        #expect(handler.handleImmediately(Self.request("/files/vod-ts/v0"))?.status == .forbidden)
+    }
+
+    @Test func workThatWaitsOnOriginsIsLeftToTheAsyncHandler() throws {
+        let handler = try Self.handler()
         #expect(handler.handleImmediately(Self.request("/files/vod-ts/master.m3u8")) == nil)
         #expect(handler.handleImmediately(Self.request("/_hls-proxy/v1/s/en/L2ZpbGVzL3ZvZC10cy9tYXN0ZXIubTN1OA/index.m3u8")) == nil)
     }
