@@ -49,20 +49,9 @@ final class OriginSecureStreamTransfer: OriginSessionTransfer {
     }
 
     func receive(_ response: HTTPURLResponse) -> Bool {
-        var headers = HTTPHeaders()
-        let pairs = response.allHeaderFields.compactMap { key, value -> (String, String)? in
-            guard let name = key as? String else { return nil }
-            return (name, "\(value)")
-        }
-        for (name, value) in pairs.sorted(by: { $0.0.lowercased() < $1.0.lowercased() }) { headers.add(name, value) }
-        headers = OriginClient.removingHopByHopFields(headers)
-        var length = headers["Content-Length"].flatMap(Self.length)
-        if headers.contains("Content-Encoding") {
-            // libcurl decodes every body it can, but leaves the coding and the compressed length behind.
-            headers.remove("Content-Encoding")
-            headers.remove("Content-Length")
-            length = nil
-        }
+        let (headers, decoded) = OriginSecureTransport.receivedHeaders(response)
+        // A decoded body's length is unknown until it ends.
+        let length = decoded ? nil : headers["Content-Length"].flatMap(Self.length)
         if let length, length > limit {
             settleHead(.failure(.tooLarge(limit: limit)))
             return false

@@ -39,20 +39,8 @@ final class OriginSecureTransfer: Sendable {
 
     /// Records the status and fields; false tells the session to stop.
     func receive(_ response: HTTPURLResponse) -> Bool {
-        var headers = HTTPHeaders()
-        let pairs = response.allHeaderFields.compactMap { key, value -> (String, String)? in
-            guard let name = key as? String else { return nil }
-            return (name, "\(value)")
-        }
-        for (name, value) in pairs.sorted(by: { $0.0.lowercased() < $1.0.lowercased() }) {
-            headers.add(name, value)
-        }
-        headers = OriginClient.removingHopByHopFields(headers)
-        if headers.contains("Content-Encoding") {
-            // libcurl decodes every body it can, but leaves the coding and the compressed length behind.
-            headers.remove("Content-Encoding")
-            headers.remove("Content-Length")
-        } else if let declared = headers["Content-Length"].flatMap(Int.init), declared > limit {
+        let (headers, decoded) = OriginSecureTransport.receivedHeaders(response)
+        if !decoded, let declared = headers["Content-Length"].flatMap(Int.init), declared > limit {
             finish(.failure(.tooLarge(limit: limit)))
             return false
         }
