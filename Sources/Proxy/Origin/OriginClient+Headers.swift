@@ -22,20 +22,10 @@ extension OriginClient {
     /// Removes hop-by-hop fields, including any the Connection field names (RFC 9110 §7.6.1).
     static func removingHopByHopFields(_ received: HTTPHeaders) -> HTTPHeaders {
         var headers = received
-        let named = received.values("Connection").flatMap { $0.split(separator: ",") }.map { $0.trimmingCharacters() }
+        let named = received.values("Connection").flatMap { $0.split(separator: ",") }.map { String($0.trimmingWhitespace()) }
         for name in hopByHopFields + named where !name.isEmpty {
             headers.remove(name)
         }
         return headers
-    }
-}
-
-extension Substring {
-    /// Without surrounding spaces and tabs.
-    func trimmingCharacters() -> String {
-        var result = self
-        while let first = result.first, first == " " || first == "\t" { result = result.dropFirst() }
-        while let last = result.last, last == " " || last == "\t" { result = result.dropLast() }
-        return String(result)
     }
 }

@@ -9,43 +9,22 @@ extension OriginClient {
         guard request.method == .get || request.method == .head else {
             throw .invalidRequest("only GET and HEAD are fetched")
         }
-        let deadline = ContinuousClock.now + configuration.totalTimeout
-        var current = OriginURL(parsing: request.url)
-        let first = current
-        var headers = request.headers
-        var visited: Set<String> = [current.string]
-        var hops = 0
-        while true {
-            if Task.isCancelled { throw .cancelled }
-            let stream = try await streamOnce(current, request: request, headers: headers, deadline: deadline)
-            guard request.followRedirects, OriginClient.redirectStatuses.contains(stream.status),
-                  let location = stream.headers["Location"] else {
-                return stream
-            }
-            stream.cancel()
-            let next = current.resolving(OriginURL(parsing: location))
-            guard next.scheme == "http" || next.scheme == "https" else { throw .redirectNotAllowed }
-            guard hops < OriginClient.maxRedirects, visited.insert(next.string).inserted else { throw .redirectLoop }
-            guard request.allowRedirect(next.string) else { throw .redirectNotAllowed }
-            if !OriginClient.sameOrigin(first, next) {
-                headers.remove("Authorization")
-                headers.remove("Cookie")
-            }
-            hops += 1
-            current = next
-        }
+        return try await followRedirects(request) { hop throws(OriginError) in
+            try await streamOnce(hop, request: request)
+        }.response
     }
 
     /// One streamed request to one URL, dispatched on the scheme.
-    private func streamOnce(_ url: OriginURL, request: OriginRequest, headers: HTTPHeaders, deadline: ContinuousClock.Instant) async throws(OriginError) -> OriginStream {
-        switch url.scheme {
+    private func streamOnce(_ hop: Hop, request: OriginRequest) async throws(OriginError) -> OriginStream {
+        switch hop.url.scheme {
         case "http":
-            return try await streamPlain(url, request: request, headers: headers, deadline: deadline)
+            return try await streamPlain(hop.url, request: request, headers: hop.headers, deadline: hop.deadline)
         case "https":
             return try await secureTransport.stream(
-                url, request: request, headers: makeRequestHeaders(headers), deadline: deadline, idleTimeout: configuration.totalTimeout)
+                hop.url, request: request, headers: makeRequestHeaders(hop.headers), deadline: hop.deadline,
+                idleTimeout: configuration.totalTimeout)
         case "file":
-            return OriginStream(try readFile(url, request: request))
+            return OriginStream(try readFile(hop.url, request: request))
         default:
             throw .invalidRequest("unsupported URL scheme")
         }

@@ -70,45 +70,22 @@ public final class OriginClient: Sendable {
 
     /// One fetch with its redirect chain, under one total deadline.
     func perform(_ request: OriginRequest) async throws(OriginError) -> FetchResult {
-        let deadline = ContinuousClock.now + configuration.totalTimeout
-        var current = OriginURL(parsing: request.url)
-        let first = current
-        var headers = request.headers
-        var visited: Set<String> = [current.string]
-        var targets: [String] = []
-        while true {
-            var response = try await fetchOnce(current, request: request, headers: headers, deadline: deadline)
-            response.finalURL = current.string
-            guard request.followRedirects, OriginClient.redirectStatuses.contains(response.status),
-                  let location = response.headers["Location"] else {
-                return FetchResult(response: response, redirectTargets: targets)
-            }
-            let next = current.resolving(OriginURL(parsing: location))
-            guard next.scheme == "http" || next.scheme == "https" else { throw .redirectNotAllowed }
-            guard targets.count < OriginClient.maxRedirects, visited.insert(next.string).inserted else {
-                throw .redirectLoop
-            }
-            guard request.allowRedirect(next.string) else { throw .redirectNotAllowed }
-            if !OriginClient.sameOrigin(first, next) {
-                // Credentials forwarded for one origin never follow a redirect to another.
-                headers.remove("Authorization")
-                headers.remove("Cookie")
-            }
-            targets.append(next.string)
-            current = next
+        let (response, targets) = try await followRedirects(request) { hop throws(OriginError) in
+            try await fetchOnce(hop, request: request)
         }
+        return FetchResult(response: response, redirectTargets: targets)
     }
 
     /// One request to one URL, dispatched on the scheme.
-    func fetchOnce(_ url: OriginURL, request: OriginRequest, headers: HTTPHeaders, deadline: ContinuousClock.Instant) async throws(OriginError) -> OriginResponse {
-        if Task.isCancelled { throw .cancelled }
-        switch url.scheme {
+    func fetchOnce(_ hop: Hop, request: OriginRequest) async throws(OriginError) -> OriginResponse {
+        switch hop.url.scheme {
         case "http":
-            return try await fetchPlain(url, request: request, headers: headers, deadline: deadline)
+            return try await fetchPlain(hop.url, request: request, headers: hop.headers, deadline: hop.deadline)
         case "https":
-            return try await secureTransport.fetch(url, request: request, headers: makeRequestHeaders(headers), deadline: deadline)
+            return try await secureTransport.fetch(
+                hop.url, request: request, headers: makeRequestHeaders(hop.headers), deadline: hop.deadline)
         case "file":
-            return try readFile(url, request: request)
+            return try readFile(hop.url, request: request)
         default:
             throw .invalidRequest("unsupported URL scheme")
         }

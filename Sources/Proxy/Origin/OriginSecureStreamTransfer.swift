@@ -12,8 +12,7 @@ final class OriginSecureStreamTransfer: OriginSessionTransfer {
     typealias Piece = Result<[UInt8]?, OriginError>
 
     private struct State {
-        var head: Result<Head, OriginError>?
-        var headWaiter: CheckedContinuation<Result<Head, OriginError>, Never>?
+        var head = OriginHandoff<Result<Head, OriginError>>()
         var pieces: [[UInt8]] = []
         var bufferedBytes = 0
         var end: OriginError?? = nil
@@ -40,29 +39,14 @@ final class OriginSecureStreamTransfer: OriginSessionTransfer {
 
     /// Waits for the head, or the failure that came first.
     func waitForHead(_ continuation: CheckedContinuation<Result<Head, OriginError>, Never>) {
-        let early = state.withLock { state -> Result<Head, OriginError>? in
-            if let head = state.head { return head }
-            state.headWaiter = continuation
-            return nil
-        }
+        let early = state.withLock { $0.head.wait(continuation) }
         if let early { continuation.resume(returning: early) }
     }
 
     func receive(_ response: HTTPURLResponse) -> Bool {
-        var headers = HTTPHeaders()
-        let pairs = response.allHeaderFields.compactMap { key, value -> (String, String)? in
-            guard let name = key as? String else { return nil }
-            return (name, "\(value)")
-        }
-        for (name, value) in pairs.sorted(by: { $0.0.lowercased() < $1.0.lowercased() }) { headers.add(name, value) }
-        headers = OriginClient.removingHopByHopFields(headers)
-        var length = headers["Content-Length"].flatMap(Self.length)
-        if headers.contains("Content-Encoding") {
-            // libcurl decodes every body it can, but leaves the coding and the compressed length behind.
-            headers.remove("Content-Encoding")
-            headers.remove("Content-Length")
-            length = nil
-        }
+        let (headers, decoded) = OriginSecureTransport.receivedHeaders(response)
+        // A decoded body's length is unknown until it ends.
+        let length = decoded ? nil : headers["Content-Length"].flatMap(Self.length)
         if let length, length > limit {
             settleHead(.failure(.tooLarge(limit: limit)))
             return false
@@ -153,12 +137,7 @@ final class OriginSecureStreamTransfer: OriginSessionTransfer {
 
     /// Settles the head once; later calls are ignored.
     func settleHead(_ head: Result<Head, OriginError>) {
-        let waiter = state.withLock { state -> CheckedContinuation<Result<Head, OriginError>, Never>? in
-            guard state.head == nil else { return nil }
-            state.head = head
-            defer { state.headWaiter = nil }
-            return state.headWaiter
-        }
+        let waiter = state.withLock { $0.head.settle(head) }
         waiter?.resume(returning: head)
     }
 }

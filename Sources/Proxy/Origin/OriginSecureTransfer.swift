@@ -11,8 +11,7 @@ final class OriginSecureTransfer: Sendable {
     typealias Outcome = Result<OriginResponse, OriginError>
 
     private struct State {
-        var continuation: CheckedContinuation<Outcome, Never>?
-        var outcome: Outcome?
+        var outcome = OriginHandoff<Outcome>()
         var status = 0
         var headers = HTTPHeaders()
         var body: [UInt8] = []
@@ -29,30 +28,14 @@ final class OriginSecureTransfer: Sendable {
 
     /// Installs the waiter; resumes at once when the transfer already finished.
     func wait(_ continuation: CheckedContinuation<Outcome, Never>) {
-        let early = state.withLock { state -> Outcome? in
-            if let outcome = state.outcome { return outcome }
-            state.continuation = continuation
-            return nil
-        }
+        let early = state.withLock { $0.outcome.wait(continuation) }
         if let early { continuation.resume(returning: early) }
     }
 
     /// Records the status and fields; false tells the session to stop.
     func receive(_ response: HTTPURLResponse) -> Bool {
-        var headers = HTTPHeaders()
-        let pairs = response.allHeaderFields.compactMap { key, value -> (String, String)? in
-            guard let name = key as? String else { return nil }
-            return (name, "\(value)")
-        }
-        for (name, value) in pairs.sorted(by: { $0.0.lowercased() < $1.0.lowercased() }) {
-            headers.add(name, value)
-        }
-        headers = OriginClient.removingHopByHopFields(headers)
-        if headers.contains("Content-Encoding") {
-            // libcurl decodes every body it can, but leaves the coding and the compressed length behind.
-            headers.remove("Content-Encoding")
-            headers.remove("Content-Length")
-        } else if let declared = headers["Content-Length"].flatMap(Int.init), declared > limit {
+        let (headers, decoded) = OriginSecureTransport.receivedHeaders(response)
+        if !decoded, let declared = headers["Content-Length"].flatMap(Int.init), declared > limit {
             finish(.failure(.tooLarge(limit: limit)))
             return false
         }
@@ -72,7 +55,7 @@ final class OriginSecureTransfer: Sendable {
     /// Appends body bytes; false (and a tooLarge outcome) once past the cap.
     func append(_ data: Data) -> Bool {
         let fits = state.withLock { state -> Bool in
-            guard state.outcome == nil else { return false }
+            guard state.outcome.value == nil else { return false }
             guard data.count <= limit - state.body.count else { return false }
             state.body.append(contentsOf: data)
             return true
@@ -95,13 +78,7 @@ final class OriginSecureTransfer: Sendable {
 
     /// Settles the outcome once; later calls are ignored.
     func finish(_ outcome: Outcome) {
-        let waiter = state.withLock { state -> CheckedContinuation<Outcome, Never>? in
-            guard state.outcome == nil else { return nil }
-            state.outcome = outcome
-            let waiter = state.continuation
-            state.continuation = nil
-            return waiter
-        }
+        let waiter = state.withLock { $0.outcome.settle(outcome) }
         waiter?.resume(returning: outcome)
     }
 }

@@ -1,4 +1,3 @@
-import Dispatch
 import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
@@ -11,38 +10,15 @@ extension OriginSecureTransport {
     func stream(
         _ url: OriginURL, request: OriginRequest, headers: HTTPHeaders, deadline: ContinuousClock.Instant, idleTimeout: Duration
     ) async throws(OriginError) -> OriginStream {
-        guard url.endpoint(defaultPort: 443) != nil,
-              let foundationURL = URL(string: OriginURL.percentEncodingUnsafeBytes(url.string)) else {
-            throw .invalidRequest("bad or credential-carrying https URL")
-        }
-        let remaining = deadline - ContinuousClock.now
-        guard remaining > .zero else { throw .timeout }
-        var urlRequest = URLRequest(url: foundationURL)
-        urlRequest.httpMethod = request.method.rawValue
-        urlRequest.httpShouldHandleCookies = false
-        for field in headers { urlRequest.addValue(field.value, forHTTPHeaderField: field.name) }
+        let (task, remaining) = try makeTask(url, method: request.method, headers: headers, deadline: deadline)
         let transfer = OriginSecureStreamTransfer(limit: max(0, request.maxBodyBytes))
-        let task = session.dataTask(with: urlRequest)
         transfer.attach(task)
         let identifier = task.taskIdentifier
         delegate.register(transfer, for: identifier)
-        let timer = DispatchWorkItem {
-            transfer.settleHead(.failure(.timeout))
-            transfer.finish(.timeout)
-            task.cancel()
+        let head = await run(task, within: remaining, wait: transfer.waitForHead) { failure in
+            transfer.settleHead(.failure(failure))
+            transfer.finish(failure)
         }
-        let head = await withTaskCancellationHandler {
-            await withCheckedContinuation { continuation in
-                transfer.waitForHead(continuation)
-                task.resume()
-                DispatchQueue.global().asyncAfter(deadline: .now() + OriginSecureTransport.dispatchInterval(remaining), execute: timer)
-            }
-        } onCancel: {
-            transfer.settleHead(.failure(.cancelled))
-            transfer.finish(.cancelled)
-            task.cancel()
-        }
-        timer.cancel()
         let delegate = self.delegate
         let stop: @Sendable () -> Void = {
             transfer.finish(.cancelled)

@@ -50,6 +50,21 @@ final class OriginSecureTransport: Sendable {
 
     /// One https exchange, no redirects followed, cancelled when `deadline` passes or the task is cancelled.
     func fetch(_ url: OriginURL, request: OriginRequest, headers: HTTPHeaders, deadline: ContinuousClock.Instant) async throws(OriginError) -> OriginResponse {
+        let (task, remaining) = try makeTask(url, method: request.method, headers: headers, deadline: deadline)
+        let transfer = OriginSecureTransfer(limit: max(0, request.maxBodyBytes), finalURL: url.string)
+        delegate.register(transfer, for: task.taskIdentifier)
+        defer { delegate.unregister(task.taskIdentifier) }
+        let outcome = await run(task, within: remaining, wait: transfer.wait) { failure in
+            transfer.finish(.failure(failure))
+        }
+        return try outcome.get()
+    }
+
+    /// A data task for one https exchange (no cookies, only the given fields) and the time it has;
+    /// throws for a URL that cannot be sent or a deadline already past.
+    func makeTask(
+        _ url: OriginURL, method: HTTPMethod, headers: HTTPHeaders, deadline: ContinuousClock.Instant
+    ) throws(OriginError) -> (task: URLSessionDataTask, remaining: Duration) {
         guard url.endpoint(defaultPort: 443) != nil,
               let foundationURL = URL(string: OriginURL.percentEncodingUnsafeBytes(url.string)) else {
             throw .invalidRequest("bad or credential-carrying https URL")
@@ -57,31 +72,37 @@ final class OriginSecureTransport: Sendable {
         let remaining = deadline - ContinuousClock.now
         guard remaining > .zero else { throw .timeout }
         var urlRequest = URLRequest(url: foundationURL)
-        urlRequest.httpMethod = request.method.rawValue
+        urlRequest.httpMethod = method.rawValue
         urlRequest.httpShouldHandleCookies = false
         for field in headers {
             urlRequest.addValue(field.value, forHTTPHeaderField: field.name)
         }
-        let transfer = OriginSecureTransfer(limit: max(0, request.maxBodyBytes), finalURL: url.string)
-        let task = session.dataTask(with: urlRequest)
-        delegate.register(transfer, for: task.taskIdentifier)
-        defer { delegate.unregister(task.taskIdentifier) }
+        return (session.dataTask(with: urlRequest), remaining)
+    }
+
+    /// Starts `task` and waits for what `wait` is handed: the transfer's own result, or the one
+    /// `abandon` settles when `remaining` runs out (`.timeout`) or the caller is cancelled
+    /// (`.cancelled`); the session task is cancelled along with it.
+    func run<Outcome: Sendable>(
+        _ task: URLSessionDataTask, within remaining: Duration,
+        wait: (CheckedContinuation<Outcome, Never>) -> Void, abandon: @escaping @Sendable (OriginError) -> Void
+    ) async -> Outcome {
         let timer = DispatchWorkItem {
-            transfer.finish(.failure(.timeout))
+            abandon(.timeout)
             task.cancel()
         }
         let outcome = await withTaskCancellationHandler {
             await withCheckedContinuation { continuation in
-                transfer.wait(continuation)
+                wait(continuation)
                 task.resume()
                 DispatchQueue.global().asyncAfter(deadline: .now() + OriginSecureTransport.dispatchInterval(remaining), execute: timer)
             }
         } onCancel: {
-            transfer.finish(.failure(.cancelled))
+            abandon(.cancelled)
             task.cancel()
         }
         timer.cancel()
-        return try outcome.get()
+        return outcome
     }
 
     /// A Duration as whole nanoseconds for Dispatch, clamped.
@@ -89,6 +110,25 @@ final class OriginSecureTransport: Sendable {
         let (seconds, attoseconds) = duration.components
         guard seconds < 86_400 else { return .seconds(86_400) }
         return .nanoseconds(Int(seconds) * 1_000_000_000 + Int(attoseconds / 1_000_000_000))
+    }
+
+    /// A session head's fields sorted by name, hop-by-hop fields removed. `decoded` says libcurl
+    /// decoded the body (it decodes every one it can) and Content-Encoding and the compressed
+    /// Content-Length, which it leaves behind, were dropped.
+    static func receivedHeaders(_ response: HTTPURLResponse) -> (headers: HTTPHeaders, decoded: Bool) {
+        var headers = HTTPHeaders()
+        let pairs = response.allHeaderFields.compactMap { key, value -> (String, String)? in
+            guard let name = key as? String else { return nil }
+            return (name, "\(value)")
+        }
+        for (name, value) in pairs.sorted(by: { $0.0.lowercased() < $1.0.lowercased() }) {
+            headers.add(name, value)
+        }
+        headers = OriginClient.removingHopByHopFields(headers)
+        guard headers.contains("Content-Encoding") else { return (headers, false) }
+        headers.remove("Content-Encoding")
+        headers.remove("Content-Length")
+        return (headers, true)
     }
 
     /// The origin error for a URLSession failure.

@@ -1,0 +1,49 @@
+import HTTPServer
+
+extension OriginClient {
+    /// One request of a redirect chain.
+    struct Hop: Sendable {
+        /// Where this request goes.
+        var url: OriginURL
+        /// The caller's fields, without credentials once the chain has left the first origin.
+        var headers: HTTPHeaders
+        /// The one deadline the whole chain runs under.
+        var deadline: ContinuousClock.Instant
+    }
+
+    /// Sends `request` through `send` and follows redirects when the request asks for it. Every
+    /// target is resolved against the URL that answered with it, must be http or https and pass
+    /// `allowRedirect`; at most five hops, none to a URL already visited. Returns the last answer
+    /// with the targets the chain went through (for callers joining a coalesced fetch).
+    func followRedirects<Response: OriginHopResponse>(
+        _ request: OriginRequest, send: (Hop) async throws(OriginError) -> Response
+    ) async throws(OriginError) -> (response: Response, redirectTargets: [String]) {
+        let first = OriginURL(parsing: request.url)
+        var hop = Hop(url: first, headers: request.headers, deadline: ContinuousClock.now + configuration.totalTimeout)
+        var visited: Set<String> = [first.string]
+        var targets: [String] = []
+        while true {
+            if Task.isCancelled { throw .cancelled }
+            let response = try await send(hop)
+            guard request.followRedirects, OriginClient.redirectStatuses.contains(response.status),
+                  let location = response.headers["Location"] else {
+                return (response, targets)
+            }
+            response.discard()
+            // RFC 9110 §10.2.2: a relative Location is resolved against the URL that was requested.
+            let next = hop.url.resolving(OriginURL(parsing: location))
+            guard next.scheme == "http" || next.scheme == "https" else { throw .redirectNotAllowed }
+            guard targets.count < OriginClient.maxRedirects, visited.insert(next.string).inserted else {
+                throw .redirectLoop
+            }
+            guard request.allowRedirect(next.string) else { throw .redirectNotAllowed }
+            if !OriginClient.sameOrigin(first, next) {
+                // Credentials forwarded for one origin never follow a redirect to another.
+                hop.headers.remove("Authorization")
+                hop.headers.remove("Cookie")
+            }
+            targets.append(next.string)
+            hop.url = next
+        }
+    }
+}
