@@ -49,10 +49,14 @@ extension EventLoop {
         let framing = ResponseWriter.Framing(
             isHeadRequest: connection.isHeadRequest, keepAlive: keepAlive,
             requestVersion: connection.requestVersion, date: date.current(), serverName: configuration.serverName)
-        var head = headBuffer
-        headBuffer = []
-        head.removeAll(keepingCapacity: true)
-        let body = ResponseWriter.serialize(response, framing: framing, into: &head)
+        var headCount = ResponseWriter.writeHead(response, framing: framing, into: headBuffer)
+        if headCount > headBuffer.count {
+            headBuffer.deallocate()
+            headBuffer = .allocate(capacity: headCount)
+            headCount = ResponseWriter.writeHead(response, framing: framing, into: headBuffer)
+        }
+        let head = UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: headBuffer[..<min(headCount, headBuffer.count)]))
+        let body = ResponseWriter.bodyBytes(response, framing: framing)
         connection.closeAfterWrite = !keepAlive
         connection.state = .writing
         if let stream { startStreaming(connection, length: stream.length, producer: stream.producer) }
@@ -66,12 +70,10 @@ extension EventLoop {
         case .done(let count): written = count
         case .wouldBlock: break
         case .failed:
-            headBuffer = head
             close(connection)
             return
         }
         if written >= head.count + body.count, connection.outputFile == nil {
-            headBuffer = head
             if let pump = connection.bodyPump {
                 streamDrained(connection, pump)
             } else {
@@ -82,7 +84,6 @@ extension EventLoop {
         connection.outputHead = Array(head[min(written, head.count)...])
         connection.outputBody = body
         connection.outputOffset = max(0, written - head.count)
-        headBuffer = head
         // A file body goes on at once in `flush` (the serve loop's next step): the socket has room.
         if written < head.count + body.count { rearm(connection, .write) }
     }

@@ -29,9 +29,9 @@ final class EventLoop: @unchecked Sendable {
     var nextID: UInt32 = 0
     /// The one read buffer every connection reads through.
     let readBuffer = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: 64 * 1024)
-    /// The one buffer response heads are serialized into; a connection copies out only what a short
-    /// write left unsent.
-    var headBuffer: [UInt8] = []
+    /// The one buffer response heads are written into; a connection copies out only what a short
+    /// write left unsent. Grown when a head does not fit.
+    var headBuffer = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: 4096)
     /// Tokens of connections that used up their turn with work left; served again after the next wait.
     var resumable: [UInt64] = []
     var timers = [TimerList](repeating: TimerList(), count: 4)
@@ -51,7 +51,6 @@ final class EventLoop: @unchecked Sendable {
         self.limits = RequestLimits(configuration)
         self.handler = handler
         self.immediateHandler = immediateHandler
-        headBuffer.reserveCapacity(1024)
         self.listener = listener
         self.onStopped = onStopped
         timerDurations = [configuration.headerTimeout.clampedMilliseconds, configuration.idleTimeout.clampedMilliseconds,
@@ -62,6 +61,7 @@ final class EventLoop: @unchecked Sendable {
             let error = HTTPServerError.system("epoll_create1", errno: errno)
             mailbox.close()
             readBuffer.deallocate()
+            headBuffer.deallocate()
             throw error
         }
         do {
@@ -71,6 +71,7 @@ final class EventLoop: @unchecked Sendable {
             _ = Glibc.close(epollFD)
             mailbox.close()
             readBuffer.deallocate()
+            headBuffer.deallocate()
             throw error
         }
         spareFD = open("/dev/null", O_RDONLY | O_CLOEXEC)
@@ -211,6 +212,7 @@ final class EventLoop: @unchecked Sendable {
         mailbox.close()
         _ = Glibc.close(epollFD)
         readBuffer.deallocate()
+        headBuffer.deallocate()
         onStopped()
     }
 

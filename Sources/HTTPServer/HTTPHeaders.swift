@@ -90,6 +90,19 @@ public struct HTTPHeaders: Sendable, Equatable, Sequence, ExpressibleByDictionar
     /// Iterates the fields in order.
     public func makeIterator() -> IndexingIterator<[Field]> { fields.makeIterator() }
 
+    /// ASCII case-insensitive comparison of raw name bytes with a lowercase-or-not literal.
+    static func equalNames(_ bytes: UnsafeBufferPointer<UInt8>, _ name: StaticString) -> Bool {
+        guard bytes.count == name.utf8CodeUnitCount else { return false }
+        return name.withUTF8Buffer { literal in
+            for index in 0..<literal.count {
+                let p = bytes[index], q = literal[index]
+                guard p != q else { continue }
+                if (p | 0x20) != (q | 0x20) || !((p | 0x20) >= 0x61 && (p | 0x20) <= 0x7A) { return false }
+            }
+            return true
+        }
+    }
+
     /// ASCII case-insensitive comparison of two header names.
     public static func equalNames(_ a: String, _ b: String) -> Bool {
         let x = a.utf8, y = b.utf8

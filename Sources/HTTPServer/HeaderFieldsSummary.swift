@@ -23,13 +23,32 @@ struct HeaderFieldsSummary {
         while let byte = value.last, byte == 0x20 || byte == 0x09 { value = value.dropLast() }
         let field = HTTPHeaders.Field(name: String(decoding: name, as: UTF8.self), value: String(decoding: value, as: UTF8.self))
         headers.add(field.name, field.value)
-        return note(field)
+        return note(field, kind: FramingField(UnsafeBufferPointer(rebasing: name)))
     }
 
-    private mutating func note(_ field: HTTPHeaders.Field) -> Result<Void, RequestError> {
-        if HTTPHeaders.equalNames(field.name, "Host") {
+    /// The fields that matter to framing, told apart by their raw name bytes (every request has a few
+    /// fields, and comparing bytes is far cheaper than comparing Strings).
+    private enum FramingField {
+        case host, contentLength, transferEncoding, connection, other
+
+        init(_ name: UnsafeBufferPointer<UInt8>) {
+            switch name.count {
+            case 4 where HTTPHeaders.equalNames(name, "Host"): self = .host
+            case 14 where HTTPHeaders.equalNames(name, "Content-Length"): self = .contentLength
+            case 17 where HTTPHeaders.equalNames(name, "Transfer-Encoding"): self = .transferEncoding
+            case 10 where HTTPHeaders.equalNames(name, "Connection"): self = .connection
+            default: self = .other
+            }
+        }
+    }
+
+    private mutating func note(_ field: HTTPHeaders.Field, kind: FramingField) -> Result<Void, RequestError> {
+        switch kind {
+        case .other:
+            break
+        case .host:
             hostCount += 1
-        } else if HTTPHeaders.equalNames(field.name, "Content-Length") {
+        case .contentLength:
             // RFC 9110 §8.6: a list of identical values may be taken as one; anything else is invalid framing.
             for element in field.value.utf8.split(separator: 0x2C, omittingEmptySubsequences: false) {
                 let digits = element.drop { $0 == 0x20 || $0 == 0x09 }.reversed().drop { $0 == 0x20 || $0 == 0x09 }.reversed()
@@ -48,9 +67,9 @@ struct HeaderFieldsSummary {
                 }
                 contentLength = length
             }
-        } else if HTTPHeaders.equalNames(field.name, "Transfer-Encoding") {
+        case .transferEncoding:
             hasTransferEncoding = true
-        } else if HTTPHeaders.equalNames(field.name, "Connection") {
+        case .connection:
             for token in field.value.split(separator: ",") {
                 let option = token.trimmingASCIIWhitespace()
                 if HTTPHeaders.equalNames(option, "close") { connectionClose = true }

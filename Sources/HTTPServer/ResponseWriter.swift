@@ -16,62 +16,74 @@ enum ResponseWriter {
 
     /// The head bytes and body bytes to write for `response`.
     static func serialize(_ response: HTTPResponse, framing: Framing) -> (head: [UInt8], body: [UInt8]) {
-        var head: [UInt8] = []
-        let body = serialize(response, framing: framing, into: &head)
-        return (head, body)
+        var capacity = 512
+        while true {
+            var needed = 0
+            let head = [UInt8](unsafeUninitializedCapacity: capacity) { buffer, initialized in
+                needed = writeHead(response, framing: framing, into: buffer)
+                initialized = needed <= buffer.count ? needed : 0
+            }
+            if needed <= capacity { return (head, bodyBytes(response, framing: framing)) }
+            capacity = needed
+        }
     }
 
-    /// Appends the status line and header section to `head`; returns the body bytes to write after it
-    /// (the response's own array, not a copy).
-    static func serialize(_ response: HTTPResponse, framing: Framing, into head: inout [UInt8]) -> [UInt8] {
+    /// Writes the status line and header section into `buffer`; returns the head's length, which is
+    /// larger than the buffer when it did not fit (nothing useful is written then: retry with that size).
+    static func writeHead(_ response: HTTPResponse, framing: Framing, into buffer: UnsafeMutableBufferPointer<UInt8>) -> Int {
+        var head = HeadWriter(buffer)
         var status = response.status
         // Interim (1xx) responses cannot be a handler's final answer; nor can a code that is not three digits.
         if status.code < 200 || status.code > 999 { status = .internalServerError }
         // RFC 9110 §6.4.1: 204 and 304 never carry content, and 204 never a Content-Length.
         let bodyless = status.code == 204 || status.code == 304
-        head.reserveCapacity(head.count + 160 + response.headers.count * 48)
-        append("HTTP/1.1 ", to: &head)
-        appendDecimal(status.code, to: &head)
+        head.append("HTTP/1.1 ")
+        head.appendDecimal(status.code)
         head.append(0x20)
-        appendSanitized(status.reasonPhrase, to: &head)
-        append("\r\n", to: &head)
+        head.appendSanitized(status.reasonPhrase)
+        head.append("\r\n")
         var handlerSetServer = false
         for field in response.headers {
             // The server frames the message itself: its Content-Length, Date and Connection win.
-            if isServerOwned(field.name) { continue }
-            guard HTTPSyntax.isToken(field.name.utf8) else { continue }
-            if HTTPHeaders.equalNames(field.name, "Server") { handlerSetServer = true }
-            append(field.name, to: &head)
-            append(": ", to: &head)
-            appendSanitized(field.value, to: &head)
-            append("\r\n", to: &head)
+            guard isHandlerField(field.name) else { continue }
+            if field.name.utf8.count == 6, HTTPHeaders.equalNames(field.name, "Server") { handlerSetServer = true }
+            head.append(field.name)
+            head.append(": ")
+            head.appendSanitized(field.value)
+            head.append("\r\n")
         }
         if !handlerSetServer {
-            append("Server: ", to: &head)
-            appendSanitized(framing.serverName, to: &head)
-            append("\r\n", to: &head)
+            head.append("Server: ")
+            head.appendSanitized(framing.serverName)
+            head.append("\r\n")
         }
-        append("Date: ", to: &head)
-        head.append(contentsOf: framing.date)
-        append("\r\n", to: &head)
+        head.append("Date: ")
+        framing.date.withUnsafeBufferPointer { head.append($0) }
+        head.append("\r\n")
         if !bodyless {
             if let length = response.body.knownLength {
-                append("Content-Length: ", to: &head)
-                appendDecimal(length, to: &head)
-                append("\r\n", to: &head)
+                head.append("Content-Length: ")
+                head.appendDecimal(length)
+                head.append("\r\n")
             } else if !framing.isHeadRequest && framing.requestVersion != .http1_0 {
                 // RFC 9112 §6.1: a streamed body of unknown length goes chunked to HTTP/1.1 clients;
                 // HTTP/1.0 clients get it delimited by the close instead.
-                append("Transfer-Encoding: chunked\r\n", to: &head)
+                head.append("Transfer-Encoding: chunked\r\n")
             }
         }
         if !framing.keepAlive {
-            append("Connection: close\r\n", to: &head)
+            head.append("Connection: close\r\n")
         } else if framing.requestVersion == .http1_0 {
-            append("Connection: keep-alive\r\n", to: &head)
+            head.append("Connection: keep-alive\r\n")
         }
-        append("\r\n", to: &head)
-        guard !bodyless, !framing.isHeadRequest, case .bytes(let body) = response.body else { return [] }
+        head.append("\r\n")
+        return head.count
+    }
+
+    /// The in-memory body bytes to write after the head (the response's own array, not a copy).
+    static func bodyBytes(_ response: HTTPResponse, framing: Framing) -> [UInt8] {
+        let code = response.status.code
+        guard code != 204, code != 304, !framing.isHeadRequest, case .bytes(let body) = response.body else { return [] }
         return body
     }
 
@@ -113,43 +125,24 @@ enum ResponseWriter {
         }
     }
 
-    private static func isServerOwned(_ name: String) -> Bool {
-        HTTPHeaders.equalNames(name, "Content-Length") || HTTPHeaders.equalNames(name, "Date")
-            || HTTPHeaders.equalNames(name, "Connection") || HTTPHeaders.equalNames(name, "Transfer-Encoding")
+    /// Whether a handler's field goes out: a token name (RFC 9110 §5.1) that is not one the server
+    /// writes itself (Content-Length, Date, Connection, Transfer-Encoding).
+    private static func isHandlerField(_ name: String) -> Bool {
+        var name = name
+        return name.withUTF8 { bytes in
+            guard !bytes.isEmpty else { return false }
+            for byte in bytes where !HTTPSyntax.isTokenByte(byte) { return false }
+            switch bytes.count {
+            case 4: return !HTTPHeaders.equalNames(bytes, "Date")
+            case 10: return !HTTPHeaders.equalNames(bytes, "Connection")
+            case 14: return !HTTPHeaders.equalNames(bytes, "Content-Length")
+            case 17: return !HTTPHeaders.equalNames(bytes, "Transfer-Encoding")
+            default: return true
+            }
+        }
     }
 
-    /// Appends text with CR, LF and other controls replaced by SP, so no value can split the response.
-    private static func appendSanitized(_ text: String, to bytes: inout [UInt8]) {
-        let clean = text.utf8.withContiguousStorageIfAvailable { utf8 -> Bool in
-            guard !utf8.contains(where: isControl) else { return false }
-            bytes.append(contentsOf: utf8)
-            return true
-        }
-        guard clean != true else { return }
-        for byte in text.utf8 {
-            bytes.append(isControl(byte) ? 0x20 : byte)
-        }
-    }
-
-    private static func isControl(_ byte: UInt8) -> Bool {
+    static func isControl(_ byte: UInt8) -> Bool {
         byte < 0x20 && byte != 0x09 || byte == 0x7F
-    }
-
-    /// Appends text known to be safe (literals, and header names already checked to be tokens).
-    private static func append(_ text: String, to bytes: inout [UInt8]) {
-        if text.utf8.withContiguousStorageIfAvailable({ bytes.append(contentsOf: $0) }) == nil {
-            bytes.append(contentsOf: text.utf8)
-        }
-    }
-
-    /// Appends a non-negative integer in decimal without building a String.
-    private static func appendDecimal(_ value: Int, to bytes: inout [UInt8]) {
-        let value = max(0, value)
-        var divisor = 1
-        while divisor <= value / 10 { divisor *= 10 }
-        while divisor > 0 {
-            bytes.append(UInt8(truncatingIfNeeded: value / divisor % 10) &+ 0x30)
-            divisor /= 10
-        }
     }
 }

@@ -35,7 +35,11 @@ struct Socket {
 
     /// Writes the unsent part of `head` then `body` in one writev; `offset` counts bytes already sent.
     func write(head: [UInt8], body: [UInt8], from offset: Int) -> IOResult {
-        head.withUnsafeBytes { headBytes in
+        head.withUnsafeBytes { write(head: $0, body: body, from: offset) }
+    }
+
+    /// The same, with the head in memory the caller owns.
+    func write(head headBytes: UnsafeRawBufferPointer, body: [UInt8], from offset: Int) -> IOResult {
             body.withUnsafeBytes { bodyBytes in
                 var vectors = (iovec(), iovec())
                 var count: Int32 = 0
@@ -56,7 +60,6 @@ struct Socket {
                     }
                 }
             }
-        }
     }
 
     /// Sends up to `count` bytes of `file` from `offset` with sendfile(2); `.done(0)` means the file

@@ -1,22 +1,29 @@
 import HTTPServer
 
 /// CORS for players in browsers (hls.js needs it on playlists, subtitle files and redirects).
-struct CORSPolicy {
+struct CORSPolicy: Sendable {
     let allowOrigins: [String]
+    /// `*` is among the allowed origins: every response gets the same two fields.
+    let allowsAnyOrigin: Bool
+
+    init(allowOrigins: [String]) {
+        self.allowOrigins = allowOrigins
+        allowsAnyOrigin = allowOrigins.contains("*")
+    }
 
     /// The Access-Control-Allow-Origin value for a request, or nil when its Origin is not allowed.
     func allowedOrigin(for request: HTTPRequest) -> String? {
-        if allowOrigins.contains("*") { return "*" }
+        if allowsAnyOrigin { return "*" }
         guard let origin = request.headers["Origin"], allowOrigins.contains(origin) else { return nil }
         return origin
     }
 
-    /// Adds CORS headers to any response.
+    /// Adds CORS headers to any response (handlers never set them, so they are appended, not replaced).
     func decorate(_ response: inout HTTPResponse, request: HTTPRequest) {
-        if !allowOrigins.contains("*") { response.headers.add("Vary", "Origin") }
+        if !allowsAnyOrigin { response.headers.add("Vary", "Origin") }
         guard let allowed = allowedOrigin(for: request) else { return }
-        response.headers["Access-Control-Allow-Origin"] = allowed
-        response.headers["Access-Control-Expose-Headers"] = "Content-Length, Content-Range, X-HLS-Proxy-Route"
+        response.headers.add("Access-Control-Allow-Origin", allowed)
+        response.headers.add("Access-Control-Expose-Headers", "Content-Length, Content-Range, X-HLS-Proxy-Route")
     }
 
     /// Answers an OPTIONS preflight (Fetch standard §3.2.3).

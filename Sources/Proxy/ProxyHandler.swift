@@ -12,6 +12,7 @@ public final class ProxyHandler: Sendable {
     let caches: ProxyCaches
     /// Complete pass-through objects on disk; nil when `cache.disk_directory` is unset.
     let diskCache: DiskCache?
+    let cors: CORSPolicy
     /// Reports open client connections and whether the server is draining; set by the service.
     let serverState: @Sendable () -> (openConnections: Int, accepting: Bool)
 
@@ -30,6 +31,7 @@ public final class ProxyHandler: Sendable {
         self.metrics = metrics
         self.caches = ProxyCaches(budget: config.cache.maxBytes)
         self.diskCache = Self.makeDiskCache(config.cache, logger: logger)
+        self.cors = CORSPolicy(allowOrigins: config.cors.allowOrigins)
         self.serverState = serverState
     }
 
@@ -69,8 +71,9 @@ public final class ProxyHandler: Sendable {
     /// Range, route header, CORS, metrics and the access log: the same for every response.
     private func finish(_ outcome: RouteResponse, request: HTTPRequest, started: ContinuousClock.Instant) -> HTTPResponse {
         var response = ByteRangeRequest.apply(to: outcome.response, request: request)
-        response.headers["X-HLS-Proxy-Route"] = outcome.route
-        CORSPolicy(allowOrigins: config.cors.allowOrigins).decorate(&response, request: request)
+        // Set here and nowhere else, so appended rather than searched for and replaced.
+        response.headers.add("X-HLS-Proxy-Route", outcome.route)
+        cors.decorate(&response, request: request)
         let elapsed = started.duration(to: .now)
         metrics.recordRequest(route: outcome.route, status: response.status.code)
         logger.access(
@@ -97,7 +100,7 @@ public final class ProxyHandler: Sendable {
     /// Routes and classifies a request without any I/O.
     private func plan(for request: HTTPRequest) -> Plan {
         if request.method == .options {
-            return .answered(RouteResponse(route: "preflight", response: CORSPolicy(allowOrigins: config.cors.allowOrigins).preflight(request)))
+            return .answered(RouteResponse(route: "preflight", response: cors.preflight(request)))
         }
         guard request.method == .get || request.method == .head else {
             return .answered(RouteResponse(route: "error", response: Self.errorResponse(.methodNotAllowed, "only GET, HEAD and OPTIONS are served")))

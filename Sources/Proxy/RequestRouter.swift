@@ -26,7 +26,8 @@ struct RequestRouter: Sendable {
     /// is carried as one raw slice.
     func route(rawPath: String, query: String?) throws(ProxyError) -> Route {
         let afterSlash = rawPath.utf8.first == UInt8(ascii: "/") ? rawPath.dropFirst() : rawPath[...]
-        let firstEnd = afterSlash.firstIndex(of: "/") ?? afterSlash.endIndex
+        // Searched as bytes: a Character search runs grapheme breaking on every step.
+        let firstEnd = afterSlash.utf8.firstIndex(of: UInt8(ascii: "/")) ?? afterSlash.endIndex
         let first = afterSlash[..<firstEnd]
         let rest: Substring? = firstEnd < afterSlash.endIndex ? afterSlash[afterSlash.index(after: firstEnd)...] : nil
         guard !first.isEmpty else {
@@ -52,18 +53,32 @@ struct RequestRouter: Sendable {
         }
         let name = try PathDecoding.decodeSegment(first)
         guard let mount = mounts[name] else { throw .notFound("no mount named \"\(Sanitized.text(name))\"") }
-        return .origin(try mountTarget(mount, rawRest: rest ?? "", query: query))
+        // The raw path is `/{mount}/{rest}` as sent; without escapes it is also the decoded path.
+        let unescaped = !rawPath.utf8.contains(UInt8(ascii: "%")) && rawPath.utf8.first == UInt8(ascii: "/")
+        return .origin(try mountTarget(mount, rawRest: rest ?? "", query: query, rawPath: unescaped && rest != nil ? rawPath : nil))
     }
 
     /// The origin target of a mount-form request; `rawRest` is the raw path after `/{mount}/`.
-    func mountTarget(_ mount: Mount, rawRest: Substring, query: String?) throws(ProxyError) -> OriginTarget {
-        let suffix = query.map { "?" + $0 } ?? ""
-        let proxyTarget = "/" + mount.name + "/" + rawRest + suffix
-        let decodedPath = "/" + mount.name + "/" + (try PathDecoding.decodePath(rawRest))
+    /// `rawPath`, when given, is the whole request path, known to be `/{mount}/{rawRest}` with no escapes:
+    /// it then serves as proxy path and target without building them again.
+    func mountTarget(_ mount: Mount, rawRest: Substring, query: String?, rawPath: String? = nil) throws(ProxyError) -> OriginTarget {
+        var proxyTarget = rawPath ?? "/" + mount.name + "/" + rawRest
+        if let query { proxyTarget += "?" + query }
+        let decodedPath: String
+        if let rawPath {
+            decodedPath = rawPath
+        } else {
+            decodedPath = "/" + mount.name + "/" + (try PathDecoding.decodePath(rawRest))
+        }
         switch mount.origin {
         case .http(let baseURL):
             try Self.refuseDotDotSegments(rawRest)
-            return OriginTarget(mount: mount, url: baseURL + "/" + rawRest + suffix, proxyPath: decodedPath, proxyTarget: proxyTarget)
+            var url = baseURL
+            url.reserveCapacity(baseURL.utf8.count + rawRest.utf8.count + (query?.utf8.count ?? -1) + 2)
+            url += "/"
+            url += rawRest
+            if let query { url += "?" + query }
+            return OriginTarget(mount: mount, url: url, proxyPath: decodedPath, proxyTarget: proxyTarget)
         case .directory(let root):
             let path = try FileConfinement.confinedPath(root: root, rawRelativePath: String(rawRest))
             return OriginTarget(mount: mount, url: FileConfinement.fileURL(path: path), proxyPath: decodedPath, proxyTarget: proxyTarget)

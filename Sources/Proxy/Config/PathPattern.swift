@@ -9,45 +9,59 @@ public struct PathPattern: Sendable, Hashable, CustomStringConvertible {
     public let pattern: String
     /// What is matched against the whole path: the pattern, or `*/` followed by it.
     private let anchored: [Unicode.Scalar]
+    /// The same as bytes when the pattern is ASCII: an ASCII path is then matched byte by byte, with no
+    /// copy (this runs for every request on a mount, against every subtitle set's masters).
+    private let anchoredASCII: [UInt8]?
 
     /// Makes a pattern; every string is one, though an empty one matches only `/`-ending paths.
     public init(_ pattern: String) {
         self.pattern = pattern
         let whole = pattern.hasPrefix("/") ? pattern : "*/" + pattern
         anchored = Array(whole.unicodeScalars)
+        anchoredASCII = whole.utf8.allSatisfy { $0 < 0x80 } ? Array(whole.utf8) : nil
     }
 
     /// Whether the request path matches.
     public func matches(_ path: String) -> Bool {
-        Self.globMatches(anchored, Array(path.unicodeScalars))
+        if let anchoredASCII {
+            let matched = path.utf8.withContiguousStorageIfAvailable { bytes -> Bool? in
+                // `?` is one character: byte by byte is the same only when every byte is one.
+                guard !bytes.contains(where: { $0 >= 0x80 }) else { return nil }
+                return Self.globMatches(anchoredASCII, bytes, star: UInt8(ascii: "*"), any: UInt8(ascii: "?"))
+            }
+            if let result = matched ?? nil { return result }
+        }
+        return Self.globMatches(anchored, Array(path.unicodeScalars), star: "*", any: "?")
     }
 
     public var description: String { pattern }
 
     /// The two-pointer wildcard match: on a mismatch, only the most recent `*` is retried, one character
     /// further on. That is O(pattern × text) at worst, never exponential, whatever the number of stars.
-    static func globMatches(_ pattern: [Unicode.Scalar], _ text: [Unicode.Scalar]) -> Bool {
+    static func globMatches<Pattern: RandomAccessCollection<Element>, Text: RandomAccessCollection<Element>, Element: Equatable>(
+        _ pattern: Pattern, _ text: Text, star: Element, any: Element
+    ) -> Bool where Pattern.Index == Int, Text.Index == Int {
         var p = 0
         var t = 0
         var lastStar: Int?
         var textAtLastStar = 0
         while t < text.count {
-            if p < pattern.count, pattern[p] == "*" {
+            if p < pattern.count, pattern[p] == star {
                 lastStar = p
                 textAtLastStar = t
                 p += 1
-            } else if p < pattern.count, pattern[p] == "?" || pattern[p] == text[t] {
+            } else if p < pattern.count, pattern[p] == any || pattern[p] == text[t] {
                 p += 1
                 t += 1
-            } else if let star = lastStar {
-                p = star + 1
+            } else if let starIndex = lastStar {
+                p = starIndex + 1
                 textAtLastStar += 1
                 t = textAtLastStar
             } else {
                 return false
             }
         }
-        while p < pattern.count, pattern[p] == "*" { p += 1 }
+        while p < pattern.count, pattern[p] == star { p += 1 }
         return p == pattern.count
     }
 }

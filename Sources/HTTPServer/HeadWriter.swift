@@ -1,0 +1,61 @@
+/// Writes a response head into raw memory the event loop owns: each piece is a bounds check and a
+/// copy, with no array growth or uniqueness checks per append. When the room runs out it stops writing
+/// but keeps counting, so the caller learns the size needed and can retry with a larger buffer.
+struct HeadWriter {
+    private let base: UnsafeMutablePointer<UInt8>?
+    private let capacity: Int
+    /// Bytes written, or that would have been written had there been room.
+    private(set) var count = 0
+
+    init(_ buffer: UnsafeMutableBufferPointer<UInt8>) {
+        base = buffer.baseAddress
+        capacity = buffer.count
+    }
+
+    /// Whether everything appended fit.
+    var fits: Bool { count <= capacity }
+
+    mutating func append(_ bytes: UnsafeBufferPointer<UInt8>) {
+        let end = count &+ bytes.count
+        if end <= capacity, let base, let source = bytes.baseAddress {
+            (base + count).update(from: source, count: bytes.count)
+        }
+        count = end
+    }
+
+    mutating func append(_ byte: UInt8) {
+        if count < capacity, let base { base[count] = byte }
+        count &+= 1
+    }
+
+    /// Appends a literal.
+    mutating func append(_ text: StaticString) {
+        text.withUTF8Buffer { append($0) }
+    }
+
+    /// Appends text known to be safe (header names already checked to be tokens).
+    mutating func append(_ text: String) {
+        if text.utf8.withContiguousStorageIfAvailable({ append($0) }) == nil {
+            for byte in text.utf8 { append(byte) }
+        }
+    }
+
+    /// Appends text with CR, LF and other controls replaced by SP, so no value can split the response.
+    mutating func appendSanitized(_ text: String) {
+        let start = count
+        append(text)
+        guard fits, let base else { return }
+        for index in start..<count where ResponseWriter.isControl(base[index]) { base[index] = 0x20 }
+    }
+
+    /// Appends a non-negative integer in decimal.
+    mutating func appendDecimal(_ value: Int) {
+        let value = max(0, value)
+        var divisor = 1
+        while divisor <= value / 10 { divisor *= 10 }
+        while divisor > 0 {
+            append(UInt8(truncatingIfNeeded: value / divisor % 10) &+ 0x30)
+            divisor /= 10
+        }
+    }
+}

@@ -1,0 +1,43 @@
+@testable import HTTPServer
+import Testing
+
+/// How response heads are written: the fields the server owns, and heads larger than the loop's buffer.
+@Suite(.timeLimit(.minutes(1))) struct ResponseHeadTests {
+    static let framing = ResponseWriter.Framing(isHeadRequest: false, keepAlive: true, requestVersion: .http1_1,
+                                                date: Array("D".utf8), serverName: "s")
+
+    @Test func fieldsTheServerOwnsAreDroppedInAnySpellingAndBadNamesAreSkipped() {
+        let response = HTTPResponse(status: .ok, headers: [
+            "content-LENGTH": "9", "DATE": "x", "connection": "close", "Transfer-encoding": "chunked",
+            "Bad Name": "v", "": "v", "X-Datum": "kept", "Connectionz": "kept", "SERVER": "mine",
+        ], bytes: [0x41])
+        let head = String(decoding: ResponseWriter.serialize(response, framing: Self.framing).head, as: UTF8.self)
+        #expect(head == "HTTP/1.1 200 OK\r\nX-Datum: kept\r\nConnectionz: kept\r\nSERVER: mine\r\nDate: D\r\nContent-Length: 1\r\n\r\n")
+    }
+
+    @Test func aHeadLargerThanTheFirstBufferIsWrittenWhole() {
+        let value = String(repeating: "v", count: 9000)
+        let response = HTTPResponse(status: .ok, headers: ["X-Big": value], bytes: [])
+        let head = String(decoding: ResponseWriter.serialize(response, framing: Self.framing).head, as: UTF8.self)
+        #expect(head == "HTTP/1.1 200 OK\r\nX-Big: \(value)\r\nServer: s\r\nDate: D\r\nContent-Length: 0\r\n\r\n")
+    }
+
+    @Test func theServerGrowsItsHeadBufferForALargeHeadAndKeepsServing() async throws {
+        let value = String(repeating: "w", count: 20_000)
+        let handler: HTTPImmediateHandler = { request in
+            HTTPResponse(status: .ok, headers: request.path == "/big" ? ["X-Big": value] : [:], bytes: Array("body".utf8))
+        }
+        try await withServer(immediateHandler: handler) { server in
+            let port = server.port
+            let (big, small) = try await offPool {
+                let client = try RawSocketClient(port: port)
+                try client.send("GET /big HTTP/1.1\r\nHost: t\r\n\r\nGET /small HTTP/1.1\r\nHost: t\r\n\r\n")
+                return (try client.readResponse(), try client.readResponse())
+            }
+            #expect(big.header("X-Big") == value)
+            #expect(big.body == Array("body".utf8))
+            #expect(small.header("X-Big") == nil)
+            #expect(small.body == Array("body".utf8))
+        }
+    }
+}
