@@ -25,32 +25,3 @@ struct DiskCacheCounters: Sendable {
         }
     }
 }
-
-/// The disk cache figures `/metrics` shows: counters plus the current size.
-struct DiskCacheMetrics: Sendable {
-    var counters: DiskCacheCounters
-    var evictions: Int
-    /// Bytes of all stored files (headers included).
-    var bytes: Int
-    /// Complete objects stored.
-    var entries: Int
-    /// Stored ranges.
-    var pieces: Int
-}
-
-extension DiskCache {
-    /// Counts one request's outcome.
-    func record(_ update: (inout DiskCacheCounters) -> Void) {
-        counters.withLock { update(&$0) }
-    }
-
-    /// The current figures for `/metrics`.
-    var metrics: DiskCacheMetrics {
-        let counted = counters.withLock { $0 }
-        return state.withLock { state in
-            let pieces = state.piecesByKey.values.reduce(0) { $0 + $1.count }
-            return DiskCacheMetrics(counters: counted, evictions: state.evictions, bytes: state.totalBytes,
-                                    entries: state.entries.count - pieces, pieces: pieces)
-        }
-    }
-}

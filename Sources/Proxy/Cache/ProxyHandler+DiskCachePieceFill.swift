@@ -4,7 +4,10 @@ extension ProxyHandler {
     /// Bytes of an origin range on their way to the client: read back from the piece that is storing
     /// them, or relayed from the origin stream when the cache does not take them.
     enum OriginRangeSource: Sendable {
+        /// Read back from the piece fill copying the origin stream (which runs whether or not the
+        /// client stays).
         case storing(DiskCacheReader)
+        /// Relayed straight from the origin stream.
         case direct(OriginStream)
 
         /// Writes the range's `count` bytes to the client.

@@ -4,7 +4,9 @@ extension ProxyHandler {
     /// One stretch of a response put together from pieces: bytes read from a stored piece, or a range
     /// fetched from the origin (the first one already fetched before the response head is sent).
     enum PlannedSpan: Sendable {
+        /// `count` bytes from body offset `from` of an opened piece.
         case disk(DiskCacheReader, from: Int, count: Int)
+        /// Object bytes `lower...upper` from the origin; `fetched` when already asked for.
         case origin(lower: Int, upper: Int, fetched: OriginRangeSource?)
     }
 
@@ -47,7 +49,10 @@ extension ProxyHandler {
             return RouteResponse(route: "cache", response: HTTPResponse(status: status, headers: headers, body: .stream(length: upper - lower + 1, producer: { _ in })))
         }
         // Only pieces of one version are served side by side (the cache keeps no other without a validator).
-        let usable = stored.filter { $0.name == newest.name || $0.indexed.entry.isSameVersion(as: version) }
+        // Headers are checked when read (offset + length <= object length, length > 0), so the bounds hold.
+        let usable = stored.filter { piece in
+            piece.indexed.entry.length > 0 && (piece.name == newest.name || piece.indexed.entry.isSameVersion(as: version))
+        }
         let ranges = usable.map { piece -> ClosedRange<Int> in
             let offset = piece.indexed.entry.piece?.offset ?? 0
             return offset...(offset + piece.indexed.entry.length - 1)
