@@ -19,6 +19,8 @@ final class VersionedOrigin: Sendable {
         /// When set, the version becomes `changeTo` once this many requests have been answered.
         var changeAfter: (requests: Int, changeTo: Int)?
         var seen: [Seen] = []
+        /// A Range whose answer is sent slowly, 100 bytes every 10 ms, so a test can act while it runs.
+        var slowRange: String?
     }
 
     private let server: HTTPServer
@@ -28,13 +30,22 @@ final class VersionedOrigin: Sendable {
         let state = LockedBox(State())
         self.state = state
         server = HTTPServer(configuration: HTTPServerConfiguration(port: 0)) { request in
-            let version = state.withLock { state -> Int in
+            let (version, slow) = state.withLock { state -> (Int, Bool) in
                 state.seen.append(Seen(path: request.path, range: request.headers["Range"], ifRange: request.headers["If-Range"]))
                 let current = state.version
                 if let change = state.changeAfter, state.seen.count >= change.requests { state.version = change.changeTo }
-                return current
+                return (current, state.slowRange != nil && state.slowRange == request.headers["Range"])
             }
-            return Self.answer(request, version: version)
+            let answer = Self.answer(request, version: version)
+            guard slow, case .bytes(let body) = answer.body else { return answer }
+            var dripped = answer
+            dripped.body = .stream(length: body.count, producer: { writer in
+                for start in stride(from: 0, to: body.count, by: 100) {
+                    try await Task.sleep(for: .milliseconds(10))
+                    try await writer.write(Array(body[start..<min(start + 100, body.count)]))
+                }
+            })
+            return dripped
         }
         try server.start()
     }
@@ -48,6 +59,9 @@ final class VersionedOrigin: Sendable {
     func changeVersion(to version: Int, afterRequests requests: Int) {
         state.withLock { $0.changeAfter = (requests, version) }
     }
+
+    /// Sends the answer to requests with this Range header slowly.
+    func sendSlowly(range: String) { state.withLock { $0.slowRange = range } }
 
     /// Requests seen for `path`.
     func requests(_ path: String) -> [Seen] { state.withLock { $0.seen.filter { $0.path == path } } }

@@ -25,6 +25,17 @@ extension DiskCache {
         return openStored(name, current)
     }
 
+    /// A reader following a running fill of the piece of `version`'s object that starts at `offset` and
+    /// will hold at least `count` bytes of the same version, so requests for one missing range share its
+    /// download; nil when none runs. Opened under the lock, so the file cannot be renamed away first.
+    func followPiece(of version: DiskCacheEntry, offset: Int, count: Int) -> DiskCacheReader? {
+        let name = DiskCacheEntry.pieceFileName(forKey: version.key, offset: offset)
+        return state.withLock { state in
+            guard let fill = state.filling[name], fill.entry.isSameVersion(as: version), fill.entry.length >= count else { return nil }
+            return fill.makeReader()
+        }
+    }
+
     /// Drops every piece of `key` and its complete entry: the origin said the object changed.
     func dropObject(key: String) {
         state.withLock { state in

@@ -13,7 +13,8 @@ extension ProxyHandler {
     /// A GET or HEAD for an object the cache holds pieces of. Answered from disk alone when the pieces
     /// hold every byte asked for (and HEAD and 416 always, since the object length is known); else from
     /// the pieces plus origin requests for exactly the missing ranges, each stored as a new piece while
-    /// it is relayed. Nil when no piece helps (the caller then asks the origin as usual).
+    /// it is relayed (or read along from a copy of the same range another request started). Nil when no
+    /// piece helps (the caller then asks the origin as usual).
     ///
     /// The first missing range is fetched before the response head is sent, so an origin failure there
     /// is the usual 502/504, and an object that changed is answered afresh. A later missing range that
@@ -82,23 +83,30 @@ extension ProxyHandler {
         }
         guard let firstGap = planned.firstIndex(where: { if case .origin = $0 { return true } else { return false } }),
               case .origin(let gapLower, let gapUpper, _) = planned[firstGap] else { return nil }
-        let (stream, elapsed) = try await fetchMissingRange(gapLower, gapUpper, of: version, target: target, request: request)
-        guard Self.isRange(stream, lower: gapLower, upper: gapUpper, of: version) else {
-            // The origin's object is not the one the pieces came from: they are dropped, never joined.
-            diskCache.dropObject(key: key)
-            if stream.status == 206 {
-                // A range of other bytes is no answer to what the client asked: ask again as a miss.
-                stream.cancel()
-                return nil
+        var elapsed = 0.0
+        if let following = diskCache.followPiece(of: version, offset: gapLower, count: gapUpper - gapLower + 1) {
+            planned[firstGap] = .origin(lower: gapLower, upper: gapUpper, fetched: .storing(following))
+        } else {
+            let (stream, fetchedIn) = try await fetchMissingRange(gapLower, gapUpper, of: version, target: target, request: request)
+            elapsed = fetchedIn
+            guard Self.isRange(stream, lower: gapLower, upper: gapUpper, of: version) else {
+                // The origin's object is not the one the pieces came from: they are dropped, never joined.
+                diskCache.dropObject(key: key)
+                if stream.status == 206 {
+                    // A range of other bytes is no answer to what the client asked: ask again as a miss.
+                    stream.cancel()
+                    return nil
+                }
+                diskCache.record { $0.misses += 1 }
+                return try await respond(stream, target: target, request: request, rangeForwarded: false, originMilliseconds: elapsed)
             }
-            diskCache.record { $0.misses += 1 }
-            return try await respond(stream, target: target, request: request, rangeForwarded: false, originMilliseconds: elapsed)
+            planned[firstGap] = .origin(lower: gapLower, upper: gapUpper, fetched: source(for: stream, target: target, lower: gapLower, upper: gapUpper, of: version))
         }
-        planned[firstGap] = .origin(lower: gapLower, upper: gapUpper, fetched: source(for: stream, target: target, lower: gapLower, upper: gapUpper, of: version))
         diskCache.record { $0.partialHits += 1 }
         let spansToSend = planned
         let response = HTTPResponse(status: status, headers: headers, body: .stream(length: upper - lower + 1, producer: { writer in
             try await Self.send(spansToSend, to: writer, counting: diskCache) { first, last in
+                if let following = diskCache.followPiece(of: version, offset: first, count: last - first + 1) { return .storing(following) }
                 let (stream, _) = try await self.fetchMissingRange(first, last, of: version, target: target, request: request)
                 guard Self.isRange(stream, lower: first, upper: last, of: version) else {
                     stream.cancel()
