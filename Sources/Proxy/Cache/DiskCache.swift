@@ -45,8 +45,8 @@ final class DiskCache: Sendable {
         rebuildIndex()
     }
 
-    /// Requests answered and bytes served, for `/metrics`.
-    let counters = Mutex(DiskCacheCounters())
+    /// Requests answered and bytes served, and the size last read from the index, for `/metrics`.
+    let figures = Mutex(DiskCacheMetrics())
 
     /// Total bytes of the entries and pieces held.
     var totalBytes: Int { state.withLock { $0.totalBytes } }
