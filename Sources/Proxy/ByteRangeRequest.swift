@@ -77,6 +77,21 @@ enum ByteRangeRequest {
         }
     }
 
+    /// Reads a `Content-Range: bytes first-last/length` value (RFC 9110 §14.4); `length` is nil for
+    /// `*` (unknown). Nil when malformed or when the bounds contradict each other.
+    static func contentRange(_ value: String) -> (first: Int, last: Int, length: Int?)? {
+        let text = value.trimmingWhitespace()
+        guard text.lowercased().hasPrefix("bytes ") else { return nil }
+        let spec = text.dropFirst(6).trimmingWhitespace()
+        guard let slash = spec.firstIndex(of: "/"), let dash = spec[..<slash].firstIndex(of: "-"),
+              let first = decimal(spec[..<dash]), let last = decimal(spec[spec.index(after: dash)..<slash]),
+              first <= last else { return nil }
+        let total = spec[spec.index(after: slash)...]
+        if total == "*" { return (first, last, nil) }
+        guard let length = decimal(total), last < length else { return nil }
+        return (first, last, length)
+    }
+
     private static func decimal<S: StringProtocol>(_ text: S) -> Int? {
         guard !text.isEmpty, text.count <= 18, text.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) else { return nil }
         return Int(text)

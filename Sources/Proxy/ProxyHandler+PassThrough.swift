@@ -9,9 +9,11 @@ extension ProxyHandler {
 
     /// Mode `proxy`: streams the origin's answer through with the mount's headers. A single Range is
     /// forwarded; an origin that ignores it is sliced here. Playlists are read whole so their absolute
-    /// origin URIs can be pointed back at the proxy.
+    /// origin URIs can be pointed back at the proxy. With the disk cache on, stored objects and ranges
+    /// are served from disk first, and only what is missing is asked of the origin.
     func streamThrough(_ target: OriginTarget, request: HTTPRequest) async throws -> RouteResponse {
         if let cached = cachedPassThrough(target, request: request) { return cached }
+        if let pieced = try await piecedPassThrough(target, request: request) { return pieced }
         let looksLikePlaylist = Self.isPlaylistPath(target.proxyPath)
         var headers = upstreamHeaders(for: target.url, mount: target.mount, request: request)
         let range = request.headers["Range"]
@@ -19,7 +21,16 @@ extension ProxyHandler {
             headers["Range"] = range
             if let validator = request.headers["If-Range"] { headers["If-Range"] = validator }
         }
-        var originRequest = OriginRequest(url: target.url, method: request.method, headers: headers, maxBodyBytes: config.limits.maxProxyBodyBytes)
+        let (stream, elapsed) = try await streamFromOrigin(target, method: request.method, headers: headers)
+        let answer = try await respond(stream, target: target, request: request, rangeForwarded: headers["Range"] != nil, originMilliseconds: elapsed)
+        if isDiskCacheable(target, request: request) { diskCache?.record { $0.misses += 1 } }
+        return answer
+    }
+
+    /// Opens an origin stream for a pass-through request, timing it for the latency histogram; an
+    /// origin 5xx becomes the proxy's 502.
+    func streamFromOrigin(_ target: OriginTarget, method: HTTPMethod, headers: HTTPHeaders) async throws -> (OriginStream, Double) {
+        var originRequest = OriginRequest(url: target.url, method: method, headers: headers, maxBodyBytes: config.limits.maxProxyBodyBytes)
         if target.mount == nil { originRequest.allowRedirect = embeddedRedirectCheck() }
         let started = ContinuousClock.now
         let stream: OriginStream
@@ -35,6 +46,12 @@ extension ProxyHandler {
             stream.cancel()
             throw Self.originFailure(stream.status, what: "resource")
         }
+        return (stream, elapsed)
+    }
+
+    /// The origin fields passed on to the client, with a Content-Type guessed from the path when the
+    /// origin sent none.
+    func passedOnHeaders(_ stream: OriginStream, target: OriginTarget) -> HTTPHeaders {
         var responseHeaders = HTTPHeaders()
         for name in Self.passedOnFields {
             for value in stream.headers.values(name) { responseHeaders.add(name, value) }
@@ -42,20 +59,35 @@ extension ProxyHandler {
         if !responseHeaders.contains("Content-Type") {
             responseHeaders["Content-Type"] = Self.contentType(forPath: target.proxyPath)
         }
+        return responseHeaders
+    }
+
+    /// The answer to the client for an origin stream: a playlist read whole and re-pointed, a complete
+    /// object or a range stored while it is relayed, or the stream relayed as is.
+    func respond(_ stream: OriginStream, target: OriginTarget, request: HTTPRequest, rangeForwarded: Bool, originMilliseconds elapsed: Double) async throws -> RouteResponse {
+        let responseHeaders = passedOnHeaders(stream, target: target)
         let status = HTTPStatus(code: stream.status)
-        let isPlaylist = looksLikePlaylist || (responseHeaders["Content-Type"]?.lowercased().contains("mpegurl") ?? false)
+        let isPlaylist = Self.isPlaylistPath(target.proxyPath) || (responseHeaders["Content-Type"]?.lowercased().contains("mpegurl") ?? false)
         if isPlaylist, request.method == .get, (200..<300).contains(stream.status), stream.status != 206 {
             let body = try await Self.collect(stream, limit: config.limits.maxPlaylistBytes)
             let relocated = MasterRelocation(router: router, mounts: config.mounts).proxyingAbsoluteURIs(body, mount: target.mount)
-            responseHeaders.remove("Content-Range")
-            responseHeaders.remove("ETag")  // the bytes may differ from the origin's
-            let response = HTTPResponse(status: status, headers: responseHeaders, bytes: relocated)
+            var headers = responseHeaders
+            headers.remove("Content-Range")
+            headers.remove("ETag")  // the bytes may differ from the origin's
+            let response = HTTPResponse(status: status, headers: headers, bytes: relocated)
             return RouteResponse(route: "proxy", response: response, originMilliseconds: elapsed)
         }
-        if !isPlaylist, let reader = try startDiskFill(stream, target: target, request: request, rangeForwarded: headers["Range"] != nil, fields: responseHeaders) {
-            return RouteResponse(route: "proxy", response: Self.cachedResponse(reader, request: request), originMilliseconds: elapsed)
+        var response: HTTPResponse
+        if !isPlaylist, let reader = try startDiskFill(stream, target: target, request: request, rangeForwarded: rangeForwarded, fields: responseHeaders) {
+            response = Self.cachedResponse(reader, request: request)
+        } else if !isPlaylist, let piece = try startPieceFill(stream, target: target, request: request, fields: responseHeaders) {
+            response = piece
+        } else {
+            response = Self.relayResponse(stream, status: status, headers: responseHeaders, request: request)
         }
-        let response = Self.relayResponse(stream, status: status, headers: responseHeaders, request: request)
+        if let diskCache, isDiskCacheable(target, request: request) {
+            response = Self.counting(response, from: .origin, in: diskCache)
+        }
         return RouteResponse(route: "proxy", response: response, originMilliseconds: elapsed)
     }
 

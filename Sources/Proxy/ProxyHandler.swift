@@ -10,7 +10,7 @@ public final class ProxyHandler: Sendable {
     let logger: ProxyLogger
     let metrics: ProxyMetrics
     let caches: ProxyCaches
-    /// Complete pass-through objects on disk; nil when `cache.disk_directory` is unset.
+    /// Pass-through objects and ranges on disk; nil when `cache.disk_directory` is unset.
     let diskCache: DiskCache?
     let cors: CORSPolicy
     /// Reports open client connections and whether the server is draining; set by the service.
@@ -121,7 +121,7 @@ public final class ProxyHandler: Sendable {
             let state = serverState()
             return .answered(RouteResponse(route: "ready", response: state.accepting ? Self.text(.ok, "ready") : Self.text(.serviceUnavailable, "not ready")))
         case .metrics:
-            let text = metrics.render(openConnections: serverState().openConnections, caches: caches.counts)
+            let text = metrics.render(openConnections: serverState().openConnections, caches: caches.counts, disk: diskCache?.metrics)
             var response = Self.text(.ok, text, trailingNewline: false)
             response.headers["Content-Type"] = "text/plain; version=0.0.4; charset=utf-8"
             return .answered(RouteResponse(route: "metrics", response: response))

@@ -51,8 +51,9 @@ public final class ProxyMetrics: Sendable {
         state.withLock { $0.subtitleFallbacks[reason] ?? 0 }
     }
 
-    /// The exposition text; gauges and cache counters are passed in by the caller that owns them.
-    func render(openConnections: Int, caches: [(name: String, hits: Int, misses: Int, bytes: Int)]) -> String {
+    /// The exposition text; gauges and cache counters are passed in by the caller that owns them. The
+    /// disk cache's lines appear only when it is on (`disk` not nil).
+    func render(openConnections: Int, caches: [(name: String, hits: Int, misses: Int, bytes: Int)], disk: DiskCacheMetrics? = nil) -> String {
         let snapshot = state.withLock { $0 }
         var out = ""
         out += "# HELP hls_proxy_requests_total Requests answered, by route and status class.\n"
@@ -91,6 +92,28 @@ public final class ProxyMetrics: Sendable {
         for reason in snapshot.subtitleFallbacks.keys.sorted() {
             out += "hls_proxy_subtitle_fallbacks_total{reason=\"\(reason)\"} \(snapshot.subtitleFallbacks[reason] ?? 0)\n"
         }
+        if let disk { out += Self.render(disk) }
+        return out
+    }
+
+    /// The disk cache's counters and gauges.
+    static func render(_ disk: DiskCacheMetrics) -> String {
+        let counted = disk.counters
+        var out = ""
+        func metric(_ name: String, _ type: String, _ help: String, _ samples: [(labels: String, value: Int)]) {
+            out += "# HELP \(name) \(help)\n# TYPE \(name) \(type)\n"
+            for sample in samples { out += "\(name)\(sample.labels) \(sample.value)\n" }
+        }
+        metric("hls_proxy_disk_cache_hits_total", "counter", "Pass-through requests answered wholly from the disk cache.", [("", counted.hits)])
+        metric("hls_proxy_disk_cache_partial_hits_total", "counter",
+               "Pass-through requests answered partly from stored ranges, the missing ranges fetched.", [("", counted.partialHits)])
+        metric("hls_proxy_disk_cache_misses_total", "counter", "Cacheable pass-through requests answered from the origin alone.", [("", counted.misses)])
+        metric("hls_proxy_disk_cache_bytes_served_total", "counter", "Body bytes of cacheable pass-through responses, by where they came from.",
+               [("{source=\"disk\"}", counted.bytesFromDisk), ("{source=\"origin\"}", counted.bytesFromOrigin)])
+        metric("hls_proxy_disk_cache_bytes", "gauge", "Bytes of the files the disk cache holds, headers included.", [("", disk.bytes)])
+        metric("hls_proxy_disk_cache_objects", "gauge", "Files the disk cache holds: complete objects (entry) and stored ranges (piece).",
+               [("{kind=\"entry\"}", disk.entries), ("{kind=\"piece\"}", disk.pieces)])
+        metric("hls_proxy_disk_cache_evictions_total", "counter", "Stored files removed to stay under the byte budget.", [("", disk.evictions)])
         return out
     }
 }

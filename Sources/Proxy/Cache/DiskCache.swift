@@ -1,28 +1,33 @@
 import Foundation
 import Synchronization
 
-/// Complete origin objects kept on disk for pass-through mounts, within a byte budget, evicting the
-/// least recently used first. An entry exists only once every byte the origin declared has arrived:
+/// Origin objects kept on disk for pass-through mounts, within a byte budget, evicting the least
+/// recently used first. Holds complete objects (entries) and ranges the origin sent on their own
+/// (pieces). A file exists under its name only once every byte its header declares has arrived:
 /// fills go to a temp file that is renamed into place after the byte count is checked, so a failed,
-/// cancelled or short transfer never becomes an entry. Safe to share across tasks.
+/// cancelled or short transfer never becomes an entry or a piece. Safe to share across tasks.
 final class DiskCache: Sendable {
-    /// An entry in the index.
+    /// An entry or piece in the index.
     struct Indexed {
         var entry: DiskCacheEntry
         var bodyOffset: Int
-        /// Header plus body: what the entry costs against the budget.
+        /// Header plus body: what the file costs against the budget.
         var fileBytes: Int
         var lastUse: UInt64
     }
 
     struct State {
-        /// By file name.
+        /// Entries and pieces by file name.
         var entries: [String: Indexed] = [:]
+        /// File names of the pieces of each key.
+        var piecesByKey: [String: Set<String>] = [:]
         var totalBytes = 0
         var tick: UInt64 = 0
         /// Fills in progress, by file name; requests for them read along instead of fetching again.
         var filling: [String: DiskCacheFill] = [:]
         var nextTemp = 0
+        /// Files removed to stay under the budget since startup.
+        var evictions = 0
     }
 
     /// The directory entries live in.
@@ -40,11 +45,17 @@ final class DiskCache: Sendable {
         rebuildIndex()
     }
 
-    /// Total bytes of the entries held.
+    /// Requests answered and bytes served, and the size last read from the index, for `/metrics`.
+    let figures = Mutex(DiskCacheMetrics())
+
+    /// Total bytes of the entries and pieces held.
     var totalBytes: Int { state.withLock { $0.totalBytes } }
 
-    /// Number of entries held.
+    /// Number of files held: complete entries plus pieces.
     var count: Int { state.withLock { $0.entries.count } }
+
+    /// Number of pieces (stored ranges) held.
+    var pieceCount: Int { state.withLock { state in state.piecesByKey.values.reduce(0) { $0 + $1.count } } }
 
     /// Number of fills running.
     var fillsRunning: Int { state.withLock { $0.filling.count } }
@@ -65,6 +76,12 @@ final class DiskCache: Sendable {
             return indexed
         }
         guard let found else { return nil }
+        return openStored(name, found)
+    }
+
+    /// Opens a stored file for reading; a file that is gone or no longer has the size its header
+    /// promises is dropped, not served.
+    func openStored(_ name: String, _ found: Indexed) -> DiskCacheReader? {
         guard let handle = FileHandle(forReadingAtPath: path(name)) else {
             remove(name, ifEntry: found.entry)
             return nil
@@ -78,13 +95,13 @@ final class DiskCache: Sendable {
         return DiskCacheReader(entry: found.entry, bodyOffset: found.bodyOffset, handle: handle)
     }
 
-    /// Starts storing `entry`; nil when it cannot fit the budget, its header is too long, a fill for
-    /// the same key is already running, or the temp file cannot be made.
+    /// Starts storing `entry` (a complete object or a piece); nil when it cannot fit the budget, its
+    /// header is too long, a fill for the same file is already running, or the temp file cannot be made.
     func beginFill(_ entry: DiskCacheEntry) -> DiskCacheFill? {
         let header = entry.encodedHeader()
         guard header.count <= DiskCacheEntry.maxHeaderBytes, entry.length >= 0,
               entry.length <= maxBytes - header.count else { return nil }
-        let name = DiskCacheEntry.fileName(forKey: entry.key)
+        let name = entry.fileName
         return state.withLock { state -> DiskCacheFill? in
             guard state.filling[name] == nil else { return nil }
             state.nextTemp &+= 1
@@ -113,16 +130,14 @@ final class DiskCache: Sendable {
         }
     }
 
-    /// Puts a complete fill in place (rename over any older file of the same name) and evicts down to
-    /// the budget. Called by the fill once it checked the byte count.
+    /// Puts a complete fill in place (rename over any older file of the same name), drops what it makes
+    /// stale, and evicts down to the budget. Called by the fill once it checked the byte count.
     func install(_ fill: DiskCacheFill) -> Bool {
         let destination = path(fill.fileName)
         let files = FileManager.default
         return state.withLock { state in
             state.filling.removeValue(forKey: fill.fileName)
-            if let old = state.entries.removeValue(forKey: fill.fileName) {
-                state.totalBytes -= old.fileBytes
-            }
+            _ = state.discard(fill.fileName)
             try? files.removeItem(atPath: destination)
             do {
                 try files.moveItem(atPath: fill.tempPath, toPath: destination)
@@ -132,8 +147,8 @@ final class DiskCache: Sendable {
             }
             state.tick &+= 1
             let fileBytes = fill.bodyOffset + fill.entry.length
-            state.entries[fill.fileName] = Indexed(entry: fill.entry, bodyOffset: fill.bodyOffset, fileBytes: fileBytes, lastUse: state.tick)
-            state.totalBytes += fileBytes
+            state.insert(fill.fileName, Indexed(entry: fill.entry, bodyOffset: fill.bodyOffset, fileBytes: fileBytes, lastUse: state.tick))
+            dropSuperseded(by: fill.entry, in: &state)
             evict(&state, keeping: fill.fileName)
             return true
         }
@@ -149,20 +164,40 @@ final class DiskCache: Sendable {
     func remove(_ name: String, ifEntry entry: DiskCacheEntry) {
         state.withLock { state in
             guard let indexed = state.entries[name], indexed.entry == entry else { return }
-            state.entries.removeValue(forKey: name)
-            state.totalBytes -= indexed.fileBytes
+            _ = state.discard(name)
             try? FileManager.default.removeItem(atPath: path(name))
         }
     }
 
-    /// Removes least recently used entries until the total fits the budget. Readers that already
-    /// opened an evicted file keep reading it: the data stays until they close it.
+    /// Removes least recently used entries and pieces until the total fits the budget. Readers that
+    /// already opened an evicted file keep reading it: the data stays until they close it.
     func evict(_ state: inout State, keeping kept: String? = nil) {
         while state.totalBytes > maxBytes {
             guard let victim = state.entries.lazy.filter({ $0.key != kept }).min(by: { $0.value.lastUse < $1.value.lastUse }) else { return }
-            state.entries.removeValue(forKey: victim.key)
-            state.totalBytes -= victim.value.fileBytes
+            _ = state.discard(victim.key)
+            state.evictions &+= 1
             try? FileManager.default.removeItem(atPath: path(victim.key))
         }
+    }
+}
+
+extension DiskCache.State {
+    /// Adds a file to the index and the byte total.
+    mutating func insert(_ name: String, _ indexed: DiskCache.Indexed) {
+        _ = discard(name)
+        entries[name] = indexed
+        totalBytes += indexed.fileBytes
+        if indexed.entry.piece != nil { piecesByKey[indexed.entry.key, default: []].insert(name) }
+    }
+
+    /// Takes a file out of the index and the byte total (the caller deletes it); what it held, if anything.
+    mutating func discard(_ name: String) -> DiskCache.Indexed? {
+        guard let old = entries.removeValue(forKey: name) else { return nil }
+        totalBytes -= old.fileBytes
+        if old.entry.piece != nil {
+            piecesByKey[old.entry.key]?.remove(name)
+            if piecesByKey[old.entry.key]?.isEmpty == true { piecesByKey.removeValue(forKey: old.entry.key) }
+        }
+        return old
     }
 }

@@ -1,6 +1,6 @@
-/// What the disk cache knows about one stored object: the key it answers for, the origin's length and
-/// the response fields to send with it. Stored as a header in front of the body in one file, so a
-/// single rename puts both in place together.
+/// What the disk cache knows about one stored body: the key it answers for, its length, the response
+/// fields to send with it and, for a stored range (a piece), where it sits in the origin object. Stored
+/// as a header in front of the body in one file, so a single rename puts both in place together.
 struct DiskCacheEntry: Sendable, Equatable {
     /// The cache key (URL plus the values of the mount's forwarded headers).
     var key: String
@@ -8,9 +8,12 @@ struct DiskCacheEntry: Sendable, Equatable {
     var length: Int
     /// The origin's response fields passed on with the body (name, value), in order.
     var fields: [(name: String, value: String)]
+    /// Where the body sits in the origin object when it is one range of it; nil for a complete object.
+    var piece: DiskCachePlacement? = nil
 
     static func == (a: DiskCacheEntry, b: DiskCacheEntry) -> Bool {
-        a.key == b.key && a.length == b.length && a.fields.elementsEqual(b.fields) { $0.name == $1.name && $0.value == $1.value }
+        a.key == b.key && a.length == b.length && a.piece == b.piece
+            && a.fields.elementsEqual(b.fields) { $0.name == $1.name && $0.value == $1.value }
     }
 
     /// The first line of every entry file; a format change gets a new number and old files are discarded.
@@ -20,16 +23,27 @@ struct DiskCacheEntry: Sendable, Equatable {
     /// Entry files end in this; temp files add `.tmp.<n>` to it.
     static let fileSuffix = ".entry"
 
-    /// The file name for a key: 16 hex digits of FNV-1a 64. Collisions are harmless: the full key is in
-    /// the header and is compared on every lookup.
+    /// The file name of a complete object's entry for a key.
     static func fileName(forKey key: String) -> String {
+        keyHash(key) + fileSuffix
+    }
+
+    /// The name this entry's file has: a complete object's, or a piece's (which adds its offset).
+    var fileName: String {
+        guard let piece else { return Self.fileName(forKey: key) }
+        return Self.pieceFileName(forKey: key, offset: piece.offset)
+    }
+
+    /// 16 hex digits of FNV-1a 64 of a key. Collisions are harmless: the full key is in the header and
+    /// is compared on every lookup.
+    static func keyHash(_ key: String) -> String {
         var hash: UInt64 = 0xcbf2_9ce4_8422_2325
         for byte in key.utf8 {
             hash ^= UInt64(byte)
             hash = hash &* 0x0000_0100_0000_01b3
         }
         let digits = String(hash, radix: 16)
-        return String(repeating: "0", count: 16 - digits.count) + digits + fileSuffix
+        return String(repeating: "0", count: 16 - digits.count) + digits
     }
 
     /// The header bytes: the magic line, one `name hex-value` line per item, and an empty line. Values
@@ -38,6 +52,7 @@ struct DiskCacheEntry: Sendable, Equatable {
         var text = Self.magic + "\n"
         text += "key \(Self.hex(key))\n"
         text += "length \(length)\n"
+        if let piece { text += "piece \(piece.offset) \(piece.objectLength)\n" }
         for field in fields {
             text += "field \(Self.hex(field.name)) \(Self.hex(field.value))\n"
         }
@@ -53,6 +68,7 @@ struct DiskCacheEntry: Sendable, Equatable {
         guard let first = lines.first, String(decoding: first, as: UTF8.self) == magic else { return nil }
         var key: String?
         var length: Int?
+        var piece: DiskCachePlacement?
         var fields: [(name: String, value: String)] = []
         for line in lines.dropFirst() {
             let parts = line.split(separator: 0x20, omittingEmptySubsequences: false).map { String(decoding: $0, as: UTF8.self) }
@@ -60,8 +76,11 @@ struct DiskCacheEntry: Sendable, Equatable {
             case ("key", 2):
                 key = unhex(parts[1])
             case ("length", 2):
-                guard parts[1].utf8.count <= 18, parts[1].utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) else { return nil }
-                length = Int(parts[1])
+                guard let value = decimal(parts[1]) else { return nil }
+                length = value
+            case ("piece", 3):
+                guard let offset = decimal(parts[1]), let objectLength = decimal(parts[2]) else { return nil }
+                piece = DiskCachePlacement(offset: offset, objectLength: objectLength)
             case ("field", 3):
                 guard let name = unhex(parts[1]), let value = unhex(parts[2]) else { return nil }
                 fields.append((name, value))
@@ -70,7 +89,16 @@ struct DiskCacheEntry: Sendable, Equatable {
             }
         }
         guard let key, let length else { return nil }
-        return (DiskCacheEntry(key: key, length: length, fields: fields), end.upperBound)
+        // A piece is a non-empty range inside its object; both numbers are at most 18 digits, so the
+        // sum cannot overflow.
+        if let piece, length == 0 || piece.offset + length > piece.objectLength { return nil }
+        return (DiskCacheEntry(key: key, length: length, fields: fields, piece: piece), end.upperBound)
+    }
+
+    /// A non-negative decimal of at most 18 digits (so it fits an Int), or nil.
+    private static func decimal(_ text: String) -> Int? {
+        guard !text.isEmpty, text.utf8.count <= 18, text.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) else { return nil }
+        return Int(text)
     }
 
     private static func hex(_ text: String) -> String {

@@ -1,7 +1,7 @@
 import Foundation
 import Synchronization
 
-/// One object being copied from the origin into the cache. The copy runs in a task of its own, at the
+/// One object (or one range of it, a piece) being copied from the origin into the cache. The copy runs in a task of its own, at the
 /// origin's pace, whoever is reading: every client of the object (the one whose miss started it and
 /// any that arrive while it runs) reads the temp file as it grows, so they share one download and a
 /// client that hangs up does not stop it. It becomes an entry only when exactly the declared number of
@@ -35,6 +35,13 @@ final class DiskCacheFill: @unchecked Sendable {
         self.tempPath = tempPath
         self.bodyOffset = bodyOffset
         self.handle = handle
+    }
+
+    /// A reader that follows this fill. Made before `start`, so a small body cannot be renamed away
+    /// before the temp file is opened.
+    func makeReader() -> DiskCacheReader? {
+        guard let handle = FileHandle(forReadingAtPath: tempPath) else { return nil }
+        return DiskCacheReader(entry: entry, bodyOffset: bodyOffset, handle: handle, fill: self)
     }
 
     /// Starts copying `stream` into the temp file.

@@ -55,4 +55,6 @@ enum DiskCacheError: Error {
     case lengthMismatch
     /// The fill a reader was following ended without storing the object.
     case fillFailed
+    /// The origin answered a request for missing bytes with another version of the object.
+    case originChanged
 }

@@ -13,11 +13,33 @@ extension ProxyHandler {
         }
     }
 
-    /// A GET or HEAD answered from the disk cache without the origin, or nil when the object is not stored.
+    /// Whether the disk cache has a say in this request: it is on, the request is a GET or HEAD, and the
+    /// path is not a playlist (playlists change and are never stored).
+    func isDiskCacheable(_ target: OriginTarget, request: HTTPRequest) -> Bool {
+        diskCache != nil && (request.method == .get || request.method == .head) && !Self.isPlaylistPath(target.proxyPath)
+    }
+
+    /// A GET or HEAD answered from a complete stored object (or by joining the download that is storing
+    /// it) without an origin request of its own; nil when the object is not stored whole.
     func cachedPassThrough(_ target: OriginTarget, request: HTTPRequest) -> RouteResponse? {
-        guard let diskCache, request.method == .get || request.method == .head, !Self.isPlaylistPath(target.proxyPath),
+        guard let diskCache, isDiskCacheable(target, request: request),
               let reader = diskCache.open(key: cacheKey(target.url, mount: target.mount, request: request)) else { return nil }
-        return RouteResponse(route: "proxy", response: Self.cachedResponse(reader, request: request))
+        diskCache.record { $0.hits += 1 }
+        let response = Self.counting(Self.cachedResponse(reader, request: request), from: .disk, in: diskCache)
+        return RouteResponse(route: "cache", response: response)
+    }
+
+    /// The response with each body byte it sends counted as coming from `source`.
+    static func counting(_ response: HTTPResponse, from source: DiskCacheCounters.Source, in diskCache: DiskCache) -> HTTPResponse {
+        guard case .stream(let length, let producer) = response.body else { return response }
+        var counted = response
+        counted.body = .stream(length: length, producer: { writer in
+            try await producer(HTTPBodyWriter { piece in
+                try await writer.write(piece)
+                diskCache.record { $0.count(bytes: piece.count, from: source) }
+            })
+        })
+        return counted
     }
 
     /// A stored object as a response: whole (200), one range (206) or 416, as RFC 9110 §14 has it;

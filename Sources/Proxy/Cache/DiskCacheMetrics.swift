@@ -1,0 +1,13 @@
+/// The disk cache figures `/metrics` shows: counters plus the current size.
+struct DiskCacheMetrics: Sendable {
+    /// Requests and bytes counted since startup.
+    var counters = DiskCacheCounters()
+    /// Files removed to stay under the budget since startup.
+    var evictions = 0
+    /// Bytes of all stored files (headers included).
+    var bytes = 0
+    /// Complete objects stored.
+    var entries = 0
+    /// Stored ranges.
+    var pieces = 0
+}

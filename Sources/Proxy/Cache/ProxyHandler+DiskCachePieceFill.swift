@@ -1,0 +1,90 @@
+import HTTPServer
+
+extension ProxyHandler {
+    /// Bytes of an origin range on their way to the client: read back from the piece that is storing
+    /// them, or relayed from the origin stream when the cache does not take them.
+    enum OriginRangeSource: Sendable {
+        /// Read back from the piece fill copying the origin stream (which runs whether or not the
+        /// client stays).
+        case storing(DiskCacheReader)
+        /// Relayed straight from the origin stream.
+        case direct(OriginStream)
+
+        /// Writes the range's `count` bytes to the client.
+        func send(count: Int, to writer: HTTPBodyWriter) async throws {
+            switch self {
+            case .storing(let reader): try await reader.read(from: 0, count: count) { try await writer.write($0) }
+            case .direct(let stream): try await ProxyHandler.relay(stream, skip: 0, take: count, to: writer)
+            }
+        }
+    }
+
+    /// Starts storing an origin 206 to a GET as a piece (see `storePiece`) and answers the client from
+    /// it as it is written; nil leaves the stream to be relayed as usual.
+    func startPieceFill(_ stream: OriginStream, target: OriginTarget, request: HTTPRequest, fields: HTTPHeaders) throws -> HTTPResponse? {
+        guard request.method == .get, stream.status == 206,
+              let range = fields["Content-Range"].flatMap(ByteRangeRequest.contentRange), let total = range.length else { return nil }
+        let key = cacheKey(target.url, mount: target.mount, request: request)
+        guard let reader = storePiece(stream, key: key, first: range.first, last: range.last, objectLength: total, fields: fields) else { return nil }
+        let count = range.last - range.first + 1
+        return HTTPResponse(status: .partialContent, headers: fields, body: .stream(length: count, producer: { writer in
+            try await reader.read(from: 0, count: count) { try await writer.write($0) }
+        }))
+    }
+
+    /// Starts copying `first...last` of an object of `objectLength` bytes from `stream` into a piece, and
+    /// returns a reader that follows the copy. The cache takes only a body that is exactly the range
+    /// (RFC 9110 §14.4), not content-encoded (the range would be of the encoded bytes) and not marked
+    /// no-store (RFC 9111 §5.2.2.5), within the budget; otherwise nil and the caller relays the stream.
+    func storePiece(_ stream: OriginStream, key: String, first: Int, last: Int, objectLength: Int, fields: HTTPHeaders) -> DiskCacheReader? {
+        guard let diskCache, first >= 0, first <= last, last < objectLength else { return nil }
+        let count = last - first + 1
+        guard stream.bodyLength.map({ $0 == count }) ?? true, !fields.contains("Content-Encoding"),
+              !fields.values("Cache-Control").contains(where: { $0.lowercased().contains("no-store") }) else { return nil }
+        var stored: [(name: String, value: String)] = []
+        for name in Self.passedOnFields where name != "Content-Range" {
+            for value in fields.values(name) { stored.append((name, value)) }
+        }
+        let entry = DiskCacheEntry(key: key, length: count, fields: stored, piece: DiskCachePlacement(offset: first, objectLength: objectLength))
+        guard let fill = diskCache.beginFill(entry) else { return nil }
+        guard let reader = fill.makeReader() else {
+            diskCache.abandon(fill)
+            return nil
+        }
+        fill.start(stream)
+        return reader
+    }
+
+    /// Asks the origin for `lower...upper` of the object `version` is a piece of, with the headers a
+    /// pass-through request carries. `If-Range` makes an origin whose object changed answer 200 with
+    /// the new whole body instead of a range of other bytes (RFC 9110 §13.1.5).
+    func fetchMissingRange(_ lower: Int, _ upper: Int, of version: DiskCacheEntry, target: OriginTarget, request: HTTPRequest) async throws -> (OriginStream, Double) {
+        var headers = upstreamHeaders(for: target.url, mount: target.mount, request: request)
+        headers["Range"] = "bytes=\(lower)-\(upper)"
+        if let validator = version.validator { headers["If-Range"] = validator }
+        return try await streamFromOrigin(target, method: .get, headers: headers)
+    }
+
+    /// Whether an origin answer is exactly `lower...upper` of the same version as `version`: a 206 whose
+    /// Content-Range has those bounds and the same object length, whose validator matches, with a body
+    /// that is not encoded. Anything else must not be joined to stored bytes.
+    static func isRange(_ stream: OriginStream, lower: Int, upper: Int, of version: DiskCacheEntry) -> Bool {
+        guard stream.status == 206, let validator = version.validator,
+              let range = stream.headers["Content-Range"].flatMap(ByteRangeRequest.contentRange),
+              range.first == lower, range.last == upper, range.length == version.objectLength,
+              stream.bodyLength.map({ $0 == upper - lower + 1 }) ?? true,
+              !stream.headers.contains("Content-Encoding") else { return false }
+        let fields = ["ETag", "Last-Modified"].compactMap { name in stream.headers[name].map { (name: name, value: $0) } }
+        return DiskCacheEntry.validator(in: fields) == validator
+    }
+
+    /// The source for an origin range whose answer was checked with `isRange`: stored as a new piece
+    /// while it is relayed when the cache takes it.
+    func source(for stream: OriginStream, target: OriginTarget, lower: Int, upper: Int, of version: DiskCacheEntry) -> OriginRangeSource {
+        let fields = passedOnHeaders(stream, target: target)
+        if let reader = storePiece(stream, key: version.key, first: lower, last: upper, objectLength: version.objectLength, fields: fields) {
+            return .storing(reader)
+        }
+        return .direct(stream)
+    }
+}

@@ -1,0 +1,147 @@
+import HTTPServer
+
+extension ProxyHandler {
+    /// One stretch of a response put together from pieces: bytes read from a stored piece, or a range
+    /// fetched from the origin (the first one already fetched before the response head is sent).
+    enum PlannedSpan: Sendable {
+        /// `count` bytes from body offset `from` of an opened piece.
+        case disk(DiskCacheReader, from: Int, count: Int)
+        /// Object bytes `lower...upper` from the origin; `fetched` when already asked for.
+        case origin(lower: Int, upper: Int, fetched: OriginRangeSource?)
+    }
+
+    /// A GET or HEAD for an object the cache holds pieces of. Answered from disk alone when the pieces
+    /// hold every byte asked for (and HEAD and 416 always, since the object length is known); else from
+    /// the pieces plus origin requests for exactly the missing ranges, each stored as a new piece while
+    /// it is relayed (or read along from a copy of the same range another request started). Nil when no
+    /// piece helps (the caller then asks the origin as usual).
+    ///
+    /// The first missing range is fetched before the response head is sent, so an origin failure there
+    /// is the usual 502/504, and an object that changed is answered afresh. A later missing range that
+    /// fails or turns out changed can only abort the connection: the head and some of the body are gone.
+    func piecedPassThrough(_ target: OriginTarget, request: HTTPRequest) async throws -> RouteResponse? {
+        guard let diskCache, isDiskCacheable(target, request: request) else { return nil }
+        let key = cacheKey(target.url, mount: target.mount, request: request)
+        let stored = diskCache.pieces(forKey: key)
+        guard let newest = stored.first else { return nil }
+        let version = newest.indexed.entry
+        var headers = HTTPHeaders()
+        for field in version.fields { headers.add(field.name, field.value) }
+        headers["Accept-Ranges"] = headers["Accept-Ranges"] ?? "bytes"
+        let length = version.objectLength
+        var status = HTTPStatus.ok
+        var (lower, upper) = (0, length - 1)
+        if Self.rangeApplies(request, to: headers) {
+            switch ByteRangeRequest.outcome(header: request.headers["Range"], length: length) {
+            case .whole:
+                break
+            case .partial(let first, let last):
+                status = .partialContent
+                headers["Content-Range"] = "bytes \(first)-\(last)/\(length)"
+                (lower, upper) = (first, last)
+            case .unsatisfiable:
+                headers["Content-Range"] = "bytes */\(length)"
+                diskCache.record { $0.hits += 1 }
+                return RouteResponse(route: "cache", response: HTTPResponse(status: .rangeNotSatisfiable, headers: headers, body: .empty))
+            }
+        }
+        if request.method == .head {
+            diskCache.record { $0.hits += 1 }
+            return RouteResponse(route: "cache", response: HTTPResponse(status: status, headers: headers, body: .stream(length: upper - lower + 1, producer: { _ in })))
+        }
+        // Only pieces of one version are served side by side (the cache keeps no other without a validator).
+        // Headers are checked when read (offset + length <= object length, length > 0), so the bounds hold.
+        let usable = stored.filter { piece in
+            piece.indexed.entry.length > 0 && (piece.name == newest.name || piece.indexed.entry.isSameVersion(as: version))
+        }
+        let ranges = usable.map { piece -> ClosedRange<Int> in
+            let offset = piece.indexed.entry.piece?.offset ?? 0
+            return offset...(offset + piece.indexed.entry.length - 1)
+        }
+        let spans = DiskCacheSpan.cover(lower, upper, with: ranges)
+        guard spans.contains(where: \.isStored) else { return nil }
+        let missing = spans.contains { !$0.isStored }
+        if missing, version.validator == nil { return nil }
+        var planned: [PlannedSpan] = []
+        var readers: [Int: DiskCacheReader] = [:]
+        for span in spans {
+            switch span {
+            case .stored(let index, let first, let last):
+                if readers[index] == nil { readers[index] = diskCache.openPiece(usable[index].name, usable[index].indexed) }
+                guard let reader = readers[index] else { return nil }
+                planned.append(.disk(reader, from: first - ranges[index].lowerBound, count: last - first + 1))
+            case .missing(let first, let last):
+                planned.append(.origin(lower: first, upper: last, fetched: nil))
+            }
+        }
+        guard missing else {
+            diskCache.record { $0.hits += 1 }
+            let fromDisk = planned
+            return RouteResponse(route: "cache", response: HTTPResponse(status: status, headers: headers, body: .stream(length: upper - lower + 1, producer: { writer in
+                try await Self.send(fromDisk, to: writer, counting: diskCache, fetch: { _, _ in throw DiskCacheError.originChanged })
+            })))
+        }
+        guard let firstGap = planned.firstIndex(where: { if case .origin = $0 { return true } else { return false } }),
+              case .origin(let gapLower, let gapUpper, _) = planned[firstGap] else { return nil }
+        var elapsed = 0.0
+        if let following = diskCache.followPiece(of: version, offset: gapLower, count: gapUpper - gapLower + 1) {
+            planned[firstGap] = .origin(lower: gapLower, upper: gapUpper, fetched: .storing(following))
+        } else {
+            let (stream, fetchedIn) = try await fetchMissingRange(gapLower, gapUpper, of: version, target: target, request: request)
+            elapsed = fetchedIn
+            guard Self.isRange(stream, lower: gapLower, upper: gapUpper, of: version) else {
+                // The origin's object is not the one the pieces came from: they are dropped, never joined.
+                diskCache.dropObject(key: key)
+                if stream.status == 206 {
+                    // A range of other bytes is no answer to what the client asked: ask again as a miss.
+                    stream.cancel()
+                    return nil
+                }
+                diskCache.record { $0.misses += 1 }
+                return try await respond(stream, target: target, request: request, rangeForwarded: false, originMilliseconds: elapsed)
+            }
+            planned[firstGap] = .origin(lower: gapLower, upper: gapUpper, fetched: source(for: stream, target: target, lower: gapLower, upper: gapUpper, of: version))
+        }
+        diskCache.record { $0.partialHits += 1 }
+        let spansToSend = planned
+        let response = HTTPResponse(status: status, headers: headers, body: .stream(length: upper - lower + 1, producer: { writer in
+            try await Self.send(spansToSend, to: writer, counting: diskCache) { first, last in
+                if let following = diskCache.followPiece(of: version, offset: first, count: last - first + 1) { return .storing(following) }
+                let (stream, _) = try await self.fetchMissingRange(first, last, of: version, target: target, request: request)
+                guard Self.isRange(stream, lower: first, upper: last, of: version) else {
+                    stream.cancel()
+                    diskCache.dropObject(key: key)
+                    throw DiskCacheError.originChanged
+                }
+                return self.source(for: stream, target: target, lower: first, upper: last, of: version)
+            }
+        }))
+        return RouteResponse(route: "proxy", response: response, originMilliseconds: elapsed)
+    }
+
+    /// Writes the planned spans in order, counting bytes by where they came from; origin ranges not yet
+    /// fetched are fetched with `fetch` when their turn comes.
+    static func send(
+        _ spans: [PlannedSpan], to writer: HTTPBodyWriter, counting diskCache: DiskCache,
+        fetch: @Sendable (Int, Int) async throws -> OriginRangeSource
+    ) async throws {
+        let fromDisk = HTTPBodyWriter { piece in
+            try await writer.write(piece)
+            diskCache.record { $0.count(bytes: piece.count, from: .disk) }
+        }
+        let fromOrigin = HTTPBodyWriter { piece in
+            try await writer.write(piece)
+            diskCache.record { $0.count(bytes: piece.count, from: .origin) }
+        }
+        for span in spans {
+            switch span {
+            case .disk(let reader, let from, let count):
+                try await reader.read(from: from, count: count) { try await fromDisk.write($0) }
+            case .origin(let lower, let upper, let fetched):
+                let source: OriginRangeSource
+                if let fetched { source = fetched } else { source = try await fetch(lower, upper) }
+                try await source.send(count: upper - lower + 1, to: fromOrigin)
+            }
+        }
+    }
+}
