@@ -38,6 +38,14 @@ enum ByteRangeRequest {
         return .partial(lower: lower, upper: upper)
     }
 
+    /// RFC 9110 §13.1.5: a Range with an If-Range is honoured only when the validator matches the
+    /// response's own (a strong ETag, or the exact Last-Modified date); otherwise the whole body is sent.
+    static func ifRangeHolds(_ request: HTTPRequest, for headers: HTTPHeaders) -> Bool {
+        guard let validator = request.headers["If-Range"] else { return true }
+        if validator.hasPrefix("\"") { return headers["ETag"] == validator }
+        return headers["Last-Modified"] == validator
+    }
+
     /// Whether a Range header is one single range worth sending upstream; multi-range and malformed
     /// values are not (the whole body is served instead, RFC 9110 §14.2).
     static func isForwardable(_ header: String) -> Bool {
@@ -47,7 +55,7 @@ enum ByteRangeRequest {
     /// Applies the request's Range header to a whole 200 response whose body the proxy holds: bytes in
     /// memory, or a file region (sliced, still sent from the file).
     static func apply(to response: HTTPResponse, request: HTTPRequest) -> HTTPResponse {
-        guard response.status == .ok else { return response }
+        guard response.status == .ok, ifRangeHolds(request, for: response.headers) else { return response }
         let length: Int
         switch response.body {
         case .bytes(let body): length = body.count

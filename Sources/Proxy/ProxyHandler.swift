@@ -53,7 +53,7 @@ public final class ProxyHandler: Sendable {
     }
 
     /// Answers without waiting on anything when it can: health, metrics, preflight, redirects, errors,
-    /// files of directory mounts and masters already in the cache. Nil means the request needs I/O: pass it to `handle`.
+    /// files of directory mounts, masters already in the cache and objects stored whole on disk. Nil means the request needs I/O: pass it to `handle`.
     /// Safe to call on the server's loop thread; it never blocks.
     public func handleImmediately(_ request: HTTPRequest) -> HTTPResponse? {
         let started = ContinuousClock.now
@@ -63,6 +63,9 @@ public final class ProxyHandler: Sendable {
         case .work(.master(let target, let set)):
             guard let cached = cachedMaster(target, set: set, request: request, countingMiss: false) else { return nil }
             return finish(cached, request: request, started: started)
+        case .work(.passThrough(let target)):
+            guard let stored = storedFile(target, request: request) else { return nil }
+            return finish(stored, request: request, started: started)
         case .work:
             return nil
         }

@@ -1,4 +1,5 @@
 import Foundation
+import HTTPServer
 import Synchronization
 
 /// Origin objects kept on disk for pass-through mounts, within a byte budget, evicting the least
@@ -77,6 +78,28 @@ final class DiskCache: Sendable {
         }
         guard let found else { return nil }
         return openStored(name, found)
+    }
+
+    /// The body of the complete entry for `key` as a file region, for sendfile, marked as just used;
+    /// nil when there is no such entry. A file that is gone or no longer has the size its header promises
+    /// is dropped, not served. Pieces and running fills are not looked at.
+    func openFile(key: String) -> (entry: DiskCacheEntry, region: HTTPFileRegion)? {
+        let name = DiskCacheEntry.fileName(forKey: key)
+        let found: Indexed? = state.withLock { state in
+            guard state.filling[name] == nil, var indexed = state.entries[name], indexed.entry.key == key,
+                  indexed.entry.piece == nil else { return nil }
+            state.tick &+= 1
+            indexed.lastUse = state.tick
+            state.entries[name] = indexed
+            return indexed
+        }
+        guard let found else { return nil }
+        guard let file = try? HTTPFile(path: path(name)), file.size == found.fileBytes,
+              let region = HTTPFileRegion(file: file, offset: found.bodyOffset, length: found.entry.length) else {
+            remove(name, ifEntry: found.entry)
+            return nil
+        }
+        return (found.entry, region)
     }
 
     /// Opens a stored file for reading; a file that is gone or no longer has the size its header

@@ -29,6 +29,24 @@ extension ProxyHandler {
         return RouteResponse(route: "cache", response: response)
     }
 
+    /// A GET or HEAD for a complete stored object, answered on the loop thread: the body goes from the
+    /// entry file with sendfile, the range sliced on the file region. Nil when the object is not stored
+    /// whole (a fill still running is followed by `cachedPassThrough` instead).
+    func storedFile(_ target: OriginTarget, request: HTTPRequest) -> RouteResponse? {
+        guard let diskCache, isDiskCacheable(target, request: request),
+              let (entry, region) = diskCache.openFile(key: cacheKey(target.url, mount: target.mount, request: request)) else { return nil }
+        var headers = HTTPHeaders()
+        for field in entry.fields { headers.add(field.name, field.value) }
+        if !headers.contains("Accept-Ranges") { headers.add("Accept-Ranges", "bytes") }
+        let response = ByteRangeRequest.apply(to: HTTPResponse(status: .ok, headers: headers, body: .file(region)), request: request)
+        let sent = request.method == .head ? 0 : response.body.count
+        diskCache.record { counters in
+            counters.hits += 1
+            counters.count(bytes: sent, from: .disk)
+        }
+        return RouteResponse(route: "cache", response: response)
+    }
+
     /// The response with each body byte it sends counted as coming from `source`.
     static func counting(_ response: HTTPResponse, from source: DiskCacheCounters.Source, in diskCache: DiskCache) -> HTTPResponse {
         guard case .stream(let length, let producer) = response.body else { return response }
@@ -51,7 +69,7 @@ extension ProxyHandler {
         let length = reader.entry.length
         var status = HTTPStatus.ok
         var (lower, count) = (0, length)
-        if rangeApplies(request, to: headers) {
+        if ByteRangeRequest.ifRangeHolds(request, for: headers) {
             switch ByteRangeRequest.outcome(header: request.headers["Range"], length: length) {
             case .whole:
                 break
@@ -71,14 +89,6 @@ extension ProxyHandler {
         return HTTPResponse(status: status, headers: headers, body: .stream(length: take, producer: { writer in
             try await reader.read(from: start, count: take) { try await writer.write($0) }
         }))
-    }
-
-    /// RFC 9110 §13.1.5: a Range with an If-Range is honoured only when the validator matches the
-    /// stored one (a strong ETag, or the exact Last-Modified date); otherwise the whole body is sent.
-    static func rangeApplies(_ request: HTTPRequest, to headers: HTTPHeaders) -> Bool {
-        guard let validator = request.headers["If-Range"] else { return true }
-        if validator.hasPrefix("\"") { return headers["ETag"] == validator }
-        return headers["Last-Modified"] == validator
     }
 
     /// Starts storing an origin answer when the cache wants it: a full 200 to a GET without a forwarded

@@ -31,7 +31,7 @@ extension ProxyHandler {
         let length = version.objectLength
         var status = HTTPStatus.ok
         var (lower, upper) = (0, length - 1)
-        if Self.rangeApplies(request, to: headers) {
+        if ByteRangeRequest.ifRangeHolds(request, for: headers) {
             switch ByteRangeRequest.outcome(header: request.headers["Range"], length: length) {
             case .whole:
                 break
