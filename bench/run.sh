@@ -4,16 +4,17 @@
 #
 #   bench/run.sh                          # everything, about 4 minutes
 #   DURATION=3 ROUNDS=3 bench/run.sh      # shorter wrk runs
-#   ONLY="redirect master" bench/run.sh   # a subset: redirect health master cold many startup subtitles
+#   ONLY="redirect master" bench/run.sh   # a subset: redirect health master cold disk stream many startup subtitles
 #
 # Environment: DURATION (seconds per wrk run, 5), ROUNDS (pairs per test, 3), IDLE (idle connections, 10000),
-# ONLY (tests to run), LOGS=on (access logs on both sides), SKIP_BUILD=1 (use the existing release build).
+# ONLY (tests to run), LOGS=on (access logs on both sides), SKIP_BUILD=1 (use the existing release build),
+# STATIC=0 (the dynamically linked build), PROXY_BIN (any binary).
 set -euo pipefail
 
 DURATION=${DURATION:-5}
 ROUNDS=${ROUNDS:-3}
 IDLE=${IDLE:-10000}
-ONLY=${ONLY:-redirect health master cold many startup subtitles}
+ONLY=${ONLY:-redirect health master cold disk stream many startup subtitles}
 LOGS=${LOGS:-off}
 PROXY_PORT=${PROXY_PORT:-18180}
 NGINX_PORT=${NGINX_PORT:-18181}
@@ -53,20 +54,30 @@ NGINX=$(command -v nginx || echo /usr/sbin/nginx)
 ulimit -n "$(ulimit -Hn)"
 NOFILE=$(ulimit -n)
 
-if [ -z "${SKIP_BUILD:-}" ]; then
-    log "building release"
-    (cd "$ROOT" && swift build -c release --product hls-subtitle-proxy 2>&1 | tail -1) >&2
+# The binary the Dockerfile ships: release, Swift runtime linked in statically (it starts faster, and
+# runtime calls skip the PLT). STATIC=0 measures the plain `swift build -c release` binary instead.
+SCRATCH="$ROOT/.build"
+STATIC_FLAGS=()
+if [ "${STATIC:-1}" = 1 ]; then
+    SCRATCH="$ROOT/.build/static"
+    STATIC_FLAGS=(--static-swift-stdlib --scratch-path "$SCRATCH")
+    dpkg -s libcurl4-openssl-dev >/dev/null 2>&1 || { apt-get update -qq && apt-get install -y -qq libcurl4-openssl-dev >/dev/null; }
 fi
-PROXY=${PROXY_BIN:-"$ROOT/.build/release/hls-subtitle-proxy"}
+if [ -z "${SKIP_BUILD:-}" ]; then
+    log "building release ${STATIC_FLAGS[*]}"
+    (cd "$ROOT" && swift build -c release "${STATIC_FLAGS[@]}" --product hls-subtitle-proxy 2>&1 | tail -1) >&2
+fi
+PROXY=${PROXY_BIN:-"$SCRATCH/release/hls-subtitle-proxy"}
 
 # The origin's files: the fixture VOD under /vod/.
 mkdir -p "$WORK/www/vod"
 cp -r "$ROOT/Tests/Fixtures/vod-ts/." "$WORK/www/vod/"
 
-proxy_config() { # PORT MASTER_TTL FILE
-    local level=warn
+proxy_config() { # PORT MASTER_TTL FILE [DISK_CACHE_DIRECTORY]
+    local level=warn disk=""
     [ "$LOGS" = on ] && level=info
-    sed -e "s|@PORT@|$1|" -e "s|@ORIGIN_PORT@|$NGINX_PORT|" -e "s|@MASTER_TTL@|$2|" \
+    [ -n "${4:-}" ] && disk=", \"disk_directory\": \"$4\", \"disk_max_bytes\": 1073741824"
+    sed -e "s|@PORT@|$1|" -e "s|@ORIGIN_PORT@|$NGINX_PORT|" -e "s|@MASTER_TTL@|$2|" -e "s|@DISK@|$disk|" \
         -e "s|@SUBTITLES@|$ROOT/Tests/Fixtures/subtitles|" -e "s|@LOG_LEVEL@|$level|" \
         "$BENCH/proxy.json.template" > "$3"
 }
@@ -80,8 +91,8 @@ wait_healthy() { # PORT
     exit 1
 }
 
-start_proxy() { # PORT MASTER_TTL NAME
-    proxy_config "$1" "$2" "$WORK/$3.json"
+start_proxy() { # PORT MASTER_TTL NAME [DISK_CACHE_DIRECTORY]
+    proxy_config "$1" "$2" "$WORK/$3.json" "${4:-}"
     local out=/dev/null
     [ "$LOGS" = on ] && out="$WORK/$3.access.log"
     # HLS_PROXY_ACCESS_LOG=off is honoured only by a build that has that switch; otherwise lines go to /dev/null.
@@ -91,9 +102,10 @@ start_proxy() { # PORT MASTER_TTL NAME
 }
 
 log "starting the proxy (master cache on, port $PROXY_PORT; off, port $COLD_PORT)"
-start_proxy "$PROXY_PORT" 3600 proxy
+start_proxy "$PROXY_PORT" 3600 proxy "$WORK/disk-cache"
 PROXY_PID=${PIDS[-1]}
 start_proxy "$COLD_PORT" 0 cold
+COLD_PID=${PIDS[-1]}
 
 # nginx answers /redirect with exactly the Location the proxy gives a segment.
 LOCATION=$(curl -s -o /dev/null -w '%{redirect_url}' "http://127.0.0.1:$PROXY_PORT/sample/v0/seg000.ts")
@@ -171,6 +183,56 @@ if wants cold; then
         row "cold master p50 µs, $c conn" "$p50" "$n50 (origin)" "+$(awk -v a="$p50" -v b="$n50" 'BEGIN { printf "%.0f µs", a - b }')" "overhead <= 1000 µs"
         row "cold master p99 µs, $c conn" "$p99" "$n99 (origin)" "+$(awk -v a="$p99" -v b="$n99" 'BEGIN { printf "%.0f µs", a - b }')" "(reported)"
     done
+fi
+
+if wants disk; then
+    # A pass-through segment stored in the disk cache (warmed by one request) against nginx serving the
+    # same file from its root, both with sendfile.
+    log "cached pass-through segment, 64 connections"
+    curl -sf -o /dev/null "$P/bucket/v0/seg000.ts"
+    curl -s -D - -o /dev/null "$P/bucket/v0/seg000.ts" | grep -qi '^x-hls-proxy-route: cache' \
+        || { echo "the segment was not answered from the disk cache" >&2; exit 1; }
+    pair "$P/bucket/v0/seg000.ts" "$N/vod/v0/seg000.ts" 64
+    p=$(median "${A_RPS[@]}"); n=$(median "${B_RPS[@]}")
+    row "disk-cached segment req/s ($(stat -c %s "$WORK/www/vod/v0/seg000.ts") B), 64 conn" "$p" "$n" "$(ratio "$p" "$n")" ">= 1.0"
+fi
+
+if wants stream; then
+    # 100 MB through the proxy's pass-through mount without a disk cache, against nginx proxy_pass
+    # (a second nginx, one worker, buffering off so it streams too) to the same origin. Peak RSS of the
+    # proxy process (VmHWM) after the transfers.
+    head -c 100000000 /dev/urandom > "$WORK/www/vod/big.bin"
+    PP_PORT=$((NGINX_PORT + 10))
+    cat > "$WORK/pp.conf" <<PP
+worker_processes 1;
+daemon off;
+pid $WORK/pp.pid;
+error_log $WORK/pp-error.log warn;
+events { worker_connections 1024; }
+http {
+    access_log off;
+    server {
+        listen 127.0.0.1:$PP_PORT;
+        location / { proxy_pass http://127.0.0.1:$NGINX_PORT/vod/; proxy_buffering off; proxy_http_version 1.1; }
+    }
+}
+PP
+    "$NGINX" -c "$WORK/pp.conf" -p "$WORK" &
+    PIDS+=($!)
+    sleep 0.5
+    log "100 MB pass-through, uncached, 1 connection"
+    s_p=(); s_n=()
+    for _ in $(seq 1 "$ROUNDS"); do
+        s_p+=("$(curl -sf -o /dev/null -w '%{speed_download}' "http://127.0.0.1:$COLD_PORT/bucket/big.bin")")
+        s_n+=("$(curl -sf -o /dev/null -w '%{speed_download}' "http://127.0.0.1:$PP_PORT/big.bin")")
+    done
+    log "  proxy ${s_p[*]} B/s; nginx proxy_pass ${s_n[*]} B/s"
+    p=$(median "${s_p[@]}"); n=$(median "${s_n[@]}")
+    row "100 MB pass-through MB/s, uncached" "$(awk -v v="$p" 'BEGIN { printf "%.0f", v / 1e6 }')" \
+        "$(awk -v v="$n" 'BEGIN { printf "%.0f", v / 1e6 }') (proxy_pass)" "$(ratio "$p" "$n")" ">= 0.8"
+    hwm=$(awk '/^VmHWM/ { print $2 }' "/proc/$COLD_PID/status")
+    row "proxy peak RSS MB after streaming 100 MB" "$(awk -v k="$hwm" 'BEGIN { printf "%.1f", k / 1024 }')" "" "" "< 40"
+    rm -f "$WORK/www/vod/big.bin"
 fi
 
 if wants many; then

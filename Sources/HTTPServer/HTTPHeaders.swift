@@ -90,23 +90,32 @@ public struct HTTPHeaders: Sendable, Equatable, Sequence, ExpressibleByDictionar
     /// Iterates the fields in order.
     public func makeIterator() -> IndexingIterator<[Field]> { fields.makeIterator() }
 
-    /// ASCII case-insensitive comparison of raw name bytes with a lowercase-or-not literal.
+    /// ASCII case-insensitive comparison of raw name bytes with a literal.
     static func equalNames(_ bytes: UnsafeBufferPointer<UInt8>, _ name: StaticString) -> Bool {
-        guard bytes.count == name.utf8CodeUnitCount else { return false }
-        return name.withUTF8Buffer { literal in
-            for index in 0..<literal.count {
-                let p = bytes[index], q = literal[index]
-                guard p != q else { continue }
-                if (p | 0x20) != (q | 0x20) || !((p | 0x20) >= 0x61 && (p | 0x20) <= 0x7A) { return false }
-            }
-            return true
+        name.withUTF8Buffer { equalNames(bytes, $0) }
+    }
+
+    /// ASCII case-insensitive comparison of two runs of bytes.
+    static func equalNames(_ a: UnsafeBufferPointer<UInt8>, _ b: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard a.count == b.count else { return false }
+        for index in 0..<a.count {
+            let p = a[index], q = b[index]
+            guard p != q else { continue }
+            // Equal but for the 0x20 bit, and a letter: the same letter in the other case.
+            if (p | 0x20) != (q | 0x20) || !((p | 0x20) >= 0x61 && (p | 0x20) <= 0x7A) { return false }
         }
+        return true
     }
 
     /// ASCII case-insensitive comparison of two header names.
     public static func equalNames(_ a: String, _ b: String) -> Bool {
         let x = a.utf8, y = b.utf8
         guard x.count == y.count else { return false }
+        // Over contiguous bytes when both have them (native strings do): every header lookup comes here.
+        let fast = x.withContiguousStorageIfAvailable { p in
+            y.withContiguousStorageIfAvailable { q in equalNames(p, q) }
+        }
+        if let fast, let result = fast { return result }
         for (p, q) in zip(x, y) where p != q {
             let lp = (p >= 65 && p <= 90) ? p | 0x20 : p
             let lq = (q >= 65 && q <= 90) ? q | 0x20 : q

@@ -41,3 +41,18 @@ import Testing
         }
     }
 }
+
+/// Header names compare ASCII case-insensitively and nothing else (RFC 9110 §5.1).
+@Suite struct HeaderNameComparisonTests {
+    @Test(arguments: [
+        ("Content-Length", "content-length", true), ("HOST", "host", true), ("Host", "Hosts", false),
+        ("X-A", "X-B", false), ("a-b", "A\rB", false), ("[", "{", false), ("@", "`", false), ("", "", true),
+        ("Ünicode", "ünicode", false), ("ünicode", "ünicode", true),
+    ])
+    func namesCompareByASCIICaseOnly(a: String, b: String, equal: Bool) {
+        #expect(HTTPHeaders.equalNames(a, b) == equal)
+        var headers = HTTPHeaders()
+        headers.add(a, "v")
+        #expect((headers[b] != nil) == equal)
+    }
+}
