@@ -21,8 +21,8 @@ public struct HTTPHeaders: Sendable, Equatable, Sequence, ExpressibleByDictionar
     /// An empty header list.
     public init() { fields = [] }
 
-    /// An empty list with room for `capacity` fields, for the parser, which knows the count up front.
-    init(reservingCapacity capacity: Int) {
+    /// An empty list with room for `capacity` fields, for a caller that knows the count up front.
+    public init(reservingCapacity capacity: Int) {
         fields = []
         fields.reserveCapacity(capacity)
     }

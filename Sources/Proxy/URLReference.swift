@@ -35,18 +35,25 @@ enum URLReference {
             return path[path.index(after: dot)...].lowercased()
         }
         // Byte by byte otherwise: this runs for every pass-through request.
-        let end = bytes.firstIndex { $0 == UInt8(ascii: "?") || $0 == UInt8(ascii: "#") } ?? bytes.endIndex
-        var pathStart = bytes.startIndex
-        if let colon = bytes[..<end].firstIndex(of: UInt8(ascii: ":")), colon > bytes.startIndex,
+        let found = bytes.withContiguousStorageIfAvailable(extensionRange) ?? Array(bytes).withUnsafeBufferPointer(extensionRange)
+        guard let found else { return "" }
+        let lower = bytes.index(bytes.startIndex, offsetBy: found.lowerBound)
+        return url[lower..<bytes.index(lower, offsetBy: found.count)].lowercased()
+    }
+
+    /// Where the extension lies in an unescaped path or URL: after the last `.` of the last path
+    /// segment, before any query or fragment; nil when there is none.
+    private static func extensionRange(_ bytes: UnsafeBufferPointer<UInt8>) -> Range<Int>? {
+        let end = bytes.firstIndex { $0 == UInt8(ascii: "?") || $0 == UInt8(ascii: "#") } ?? bytes.count
+        var pathStart = 0
+        if let colon = bytes[..<end].firstIndex(of: UInt8(ascii: ":")), colon > 0,
            bytes[..<colon].allSatisfy(isSchemeByte), bytes[colon..<end].starts(with: "://".utf8) {
             // `scheme://authority/path`: the path starts at the first `/` after the authority.
-            let authority = bytes.index(colon, offsetBy: 3)
-            pathStart = bytes[authority..<end].firstIndex(of: UInt8(ascii: "/")) ?? end
+            pathStart = bytes[(colon + 3)..<end].firstIndex(of: UInt8(ascii: "/")) ?? end
         }
-        let path = bytes[pathStart..<end]
-        let nameStart = path.lastIndex(of: UInt8(ascii: "/")).map { bytes.index(after: $0) } ?? pathStart
-        guard let dot = bytes[nameStart..<end].lastIndex(of: UInt8(ascii: ".")) else { return "" }
-        return url[bytes.index(after: dot)..<end].lowercased()
+        let nameStart = bytes[pathStart..<end].lastIndex(of: UInt8(ascii: "/")).map { $0 + 1 } ?? pathStart
+        guard let dot = bytes[nameStart..<end].lastIndex(of: UInt8(ascii: ".")) else { return nil }
+        return (dot + 1)..<end
     }
 
     /// RFC 3986 §3.1: scheme = ALPHA *( ALPHA / DIGIT / "+" / "-" / "." ).

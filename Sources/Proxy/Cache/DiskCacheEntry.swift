@@ -37,13 +37,21 @@ struct DiskCacheEntry: Sendable, Equatable {
     /// 16 hex digits of FNV-1a 64 of a key. Collisions are harmless: the full key is in the header and
     /// is compared on every lookup.
     static func keyHash(_ key: String) -> String {
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        for byte in key.utf8 {
-            hash ^= UInt64(byte)
-            hash = hash &* 0x0000_0100_0000_01b3
+        func fnv1a<Bytes: Sequence<UInt8>>(_ bytes: Bytes) -> UInt64 {
+            var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+            for byte in bytes {
+                hash ^= UInt64(byte)
+                hash = hash &* 0x0000_0100_0000_01b3
+            }
+            return hash
         }
-        let digits = String(hash, radix: 16)
-        return String(repeating: "0", count: 16 - digits.count) + digits
+        // Over contiguous bytes when the string has them (looked up on every cached request).
+        let hash = key.utf8.withContiguousStorageIfAvailable(fnv1a) ?? fnv1a(key.utf8)
+        let digits = Array("0123456789abcdef".utf8)
+        return String(unsafeUninitializedCapacity: 16) { buffer in
+            for index in 0..<16 { buffer[index] = digits[Int(truncatingIfNeeded: hash >> UInt64(60 - 4 * index)) & 0xf] }
+            return 16
+        }
     }
 
     /// The header bytes: the magic line, one `name hex-value` line per item, and an empty line. Values

@@ -35,7 +35,8 @@ extension ProxyHandler {
     func storedFile(_ target: OriginTarget, request: HTTPRequest) -> RouteResponse? {
         guard let diskCache, isDiskCacheable(target, request: request),
               let (entry, region) = diskCache.openFile(key: cacheKey(target.url, mount: target.mount, request: request)) else { return nil }
-        var headers = HTTPHeaders()
+        // Room for the stored fields and those added on the way out (range, route, CORS).
+        var headers = HTTPHeaders(reservingCapacity: entry.fields.count + 6)
         for field in entry.fields { headers.add(field.name, field.value) }
         if !headers.contains("Accept-Ranges") { headers.add("Accept-Ranges", "bytes") }
         let response = ByteRangeRequest.apply(to: HTTPResponse(status: .ok, headers: headers, body: .file(region)), request: request)
