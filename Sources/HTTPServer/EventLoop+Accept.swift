@@ -68,7 +68,7 @@ extension EventLoop {
     private func adopt(_ socket: Socket, remoteAddress: String) {
         nextID &+= 1
         let connection = Connection(socket: socket, id: nextID, remoteAddress: remoteAddress)
-        let overCap = serving >= configuration.maxConnections || stopDeadline != nil
+        let overCap = tally.value >= configuration.maxConnections || stopDeadline != nil
         if overCap, totalCount - serving >= EventLoop.maxLingering {
             socket.writeCanned(makeOverloadedResponse())
             socket.close()
@@ -94,7 +94,7 @@ extension EventLoop {
             return
         }
         serving += 1
-        servingCount.store(serving, ordering: .relaxed)
+        tally.add(1)
         socket.setNoDelay()
         arm(connection, .idle)
     }

@@ -171,7 +171,7 @@ extension EventLoop {
         if connection.isServing {
             connection.isServing = false
             serving -= 1
-            servingCount.store(serving, ordering: .relaxed)
+            tally.add(-1)
         }
         if totalCount - serving > EventLoop.maxLingering {
             close(connection)
@@ -205,7 +205,7 @@ extension EventLoop {
         if connection.isServing {
             connection.isServing = false
             serving -= 1
-            servingCount.store(serving, ordering: .relaxed)
+            tally.add(-1)
         }
         connection.handlerTask?.cancel()
         connection.handlerTask = nil

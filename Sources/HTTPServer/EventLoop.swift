@@ -2,9 +2,9 @@ import CSystem
 import Glibc
 import Synchronization
 
-/// The server's one loop thread: edge-triggered epoll over the listener, the mailbox eventfd and every
-/// connection. All mutable state below is touched only on that thread; other threads talk to it through
-/// `mailbox` and read `servingCount`.
+/// One loop thread of the server: edge-triggered epoll over its listener, its mailbox eventfd and every
+/// connection it accepted. All mutable state below is touched only on that thread; other threads talk
+/// to it through `mailbox` and read the shared `tally`.
 final class EventLoop: @unchecked Sendable {
     static let listenerToken = UInt64.max
     static let wakeToken = UInt64.max - 1
@@ -17,8 +17,8 @@ final class EventLoop: @unchecked Sendable {
     let handler: HTTPHandler
     let immediateHandler: HTTPImmediateHandler?
     let mailbox: LoopMailbox
-    /// Connections counted in `HTTPServer.openConnections`.
-    let servingCount = Atomic<Int>(0)
+    /// Connections counted in `HTTPServer.openConnections`, across every loop of the server.
+    let tally: ConnectionTally
     let epollFD: Int32
 
     var listener: Socket?
@@ -45,9 +45,10 @@ final class EventLoop: @unchecked Sendable {
     var acceptPaused = false
     private let onStopped: @Sendable () -> Void
 
-    init(configuration: HTTPServerConfiguration, listener: Socket, handler: @escaping HTTPHandler,
+    init(configuration: HTTPServerConfiguration, listener: Socket, tally: ConnectionTally, handler: @escaping HTTPHandler,
          immediateHandler: HTTPImmediateHandler?, onStopped: @escaping @Sendable () -> Void) throws {
         self.configuration = configuration
+        self.tally = tally
         self.limits = RequestLimits(configuration)
         self.handler = handler
         self.immediateHandler = immediateHandler
@@ -206,14 +207,21 @@ final class EventLoop: @unchecked Sendable {
 
     private func shutDown() {
         for case let connection? in connections { close(connection) }
+        release()
+        onStopped()
+    }
+
+    /// Frees what a loop holds. Also for a loop whose thread never started (another loop of the same
+    /// server failed to start).
+    func release() {
         listener?.close()
         listener = nil
         if spareFD >= 0 { _ = Glibc.close(spareFD) }
+        spareFD = -1
         mailbox.close()
         _ = Glibc.close(epollFD)
         readBuffer.deallocate()
         headBuffer.deallocate()
-        onStopped()
     }
 
     /// Milliseconds on the monotonic clock.
@@ -222,4 +230,13 @@ final class EventLoop: @unchecked Sendable {
         clock_gettime(CLOCK_MONOTONIC, &spec)
         return Int64(spec.tv_sec) &* 1000 &+ Int64(spec.tv_nsec) / 1_000_000
     }
+}
+
+/// The count of connections being served, shared by every loop of a server.
+final class ConnectionTally: Sendable {
+    private let count = Atomic<Int>(0)
+
+    var value: Int { count.load(ordering: .relaxed) }
+
+    func add(_ delta: Int) { count.add(delta, ordering: .relaxed) }
 }

@@ -4,13 +4,14 @@ import Synchronization
 /// What the server calls for every well-formed GET, HEAD or OPTIONS request.
 public typealias HTTPHandler = @Sendable (HTTPRequest) async throws -> HTTPResponse
 
-/// What the server calls first, on its loop thread, for every request the async handler would get: a
+/// What the server calls first, on a loop thread, for every request the async handler would get: a
 /// response is written at once with no task hop; nil passes the request on to the async handler.
-/// It runs on the thread that serves every connection, so it must never block: no I/O, no waiting on
-/// locks held across I/O, no long computation. A thrown error becomes its response as for `HTTPHandler`.
+/// It runs on the thread that serves the connection's loop, so it must never block: no I/O, no waiting
+/// on locks held across I/O, no long computation. With several loops it runs on several threads at once.
+/// A thrown error becomes its response as for `HTTPHandler`.
 public typealias HTTPImmediateHandler = @Sendable (HTTPRequest) throws -> HTTPResponse?
 
-/// An HTTP/1.1 server: one edge-triggered epoll loop thread, non-blocking sockets, async handlers.
+/// An HTTP/1.1 server: edge-triggered epoll loop threads (one by default), non-blocking sockets, async handlers.
 public final class HTTPServer: Sendable {
     private enum Phase {
         case idle, running, stopping, stopped
@@ -18,7 +19,9 @@ public final class HTTPServer: Sendable {
 
     private struct State {
         var phase = Phase.idle
-        var loop: EventLoop?
+        var loops: [EventLoop] = []
+        /// Loops whose thread has not ended yet.
+        var loopsRunning = 0
         var port = 0
         var address = ""
         var waiters: [CheckedContinuation<Void, Never>] = []
@@ -28,6 +31,7 @@ public final class HTTPServer: Sendable {
     private let handler: HTTPHandler
     private let immediateHandler: HTTPImmediateHandler?
     private let state = Mutex(State())
+    private let tally = ConnectionTally()
 
     /// Makes a server; nothing is bound until `start()`.
     public init(configuration: HTTPServerConfiguration, handler: @escaping HTTPHandler) {
@@ -48,7 +52,7 @@ public final class HTTPServer: Sendable {
         self.immediateHandler = immediateHandler
     }
 
-    /// Binds and listens, then starts the loop thread. Throws `HTTPServerError` naming the failed call.
+    /// Binds and listens, then starts the loop threads. Throws `HTTPServerError` naming the failed call.
     public func start() throws {
         try state.withLock { state in
             guard state.phase == .idle else {
@@ -56,23 +60,43 @@ public final class HTTPServer: Sendable {
             }
             // A write to a peer that has gone must return EPIPE, not kill the process.
             signal(SIGPIPE, SIG_IGN)
-            let (listener, bound) = try Socket.makeListener(host: configuration.host, port: configuration.port)
-            let loop: EventLoop
+            let count = max(1, configuration.eventLoops)
+            var loops: [EventLoop] = []
+            var bound: SocketAddress?
+            var started = 0
             do {
-                loop = try EventLoop(
-                    configuration: configuration, listener: listener, handler: handler, immediateHandler: immediateHandler
-                ) { [self] in
-                    loopDidStop()
+                for _ in 0..<count {
+                    // The first socket picks the port (when 0 was asked for); the others join it.
+                    let (listener, address) = try Socket.makeListener(
+                        host: configuration.host, port: bound?.port ?? configuration.port, reusePort: count > 1)
+                    bound = bound ?? address
+                    do {
+                        loops.append(try EventLoop(
+                            configuration: configuration, listener: listener, tally: tally, handler: handler,
+                            immediateHandler: immediateHandler
+                        ) { [self] in
+                            loopDidStop()
+                        })
+                    } catch {
+                        listener.close()
+                        throw error
+                    }
                 }
-                try loop.startThread()
+                for loop in loops {
+                    try loop.startThread()
+                    started += 1
+                }
             } catch {
-                listener.close()
+                // Loops already running stop at once; they find the server idle, so their end changes nothing.
+                for loop in loops[..<started] { loop.mailbox.requestStop(graceMilliseconds: 0) }
+                for loop in loops[started...] { loop.release() }
                 throw error
             }
             state.phase = .running
-            state.loop = loop
-            state.port = bound.port
-            state.address = bound.description
+            state.loops = loops
+            state.loopsRunning = loops.count
+            state.port = bound?.port ?? 0
+            state.address = bound?.description ?? ""
         }
     }
 
@@ -83,9 +107,7 @@ public final class HTTPServer: Sendable {
     public var address: String { state.withLock { $0.address } }
 
     /// Connections currently being served (not counting ones answered 503 or being closed).
-    public var openConnections: Int {
-        state.withLock { $0.loop }?.servingCount.load(ordering: .relaxed) ?? 0
-    }
+    public var openConnections: Int { tally.value }
 
     /// True after `start()`, false once a stop has begun.
     public var isAcceptingConnections: Bool { state.withLock { $0.phase == .running } }
@@ -93,23 +115,23 @@ public final class HTTPServer: Sendable {
     /// Stops accepting, closes idle connections, lets in-flight requests finish within `gracePeriod`
     /// (their responses carry `Connection: close`), then closes the rest and ends the loop.
     public func stop(gracePeriod: Duration) async {
-        let loop: EventLoop? = state.withLock { state in
+        let loops: [EventLoop] = state.withLock { state in
             switch state.phase {
             case .idle:
                 state.phase = .stopped
-                return nil
+                return []
             case .running:
                 state.phase = .stopping
-                return state.loop
+                return state.loops
             case .stopping, .stopped:
-                return nil
+                return []
             }
         }
-        loop?.mailbox.requestStop(graceMilliseconds: gracePeriod.clampedMilliseconds)
+        for loop in loops { loop.mailbox.requestStop(graceMilliseconds: gracePeriod.clampedMilliseconds) }
         await waitUntilStopped()
     }
 
-    /// Returns once the loop has ended (at once if the server never started or has stopped).
+    /// Returns once every loop has ended (at once if the server never started or has stopped).
     public func waitUntilStopped() async {
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
             let finished = state.withLock { state in
@@ -125,10 +147,15 @@ public final class HTTPServer: Sendable {
         }
     }
 
+    /// One loop ended; the server has stopped when the last one has.
     private func loopDidStop() {
-        let waiters = state.withLock { state in
+        let waiters: [CheckedContinuation<Void, Never>] = state.withLock { state in
+            // A loop stopped because a sibling failed to start belongs to no running server.
+            guard state.phase == .running || state.phase == .stopping else { return [] }
+            state.loopsRunning -= 1
+            guard state.loopsRunning <= 0 else { return [] }
             state.phase = .stopped
-            state.loop = nil
+            state.loops = []
             let waiters = state.waiters
             state.waiters = []
             return waiters

@@ -22,6 +22,10 @@ public struct HTTPServerConfiguration: Sendable {
     public var maxConnections = 10_000
     /// The `Server` header value.
     public var serverName = "hls-subtitle-proxy"
+    /// Event loop threads, each with its own epoll set and its own listening socket on the same
+    /// address (SO_REUSEPORT: the kernel spreads new connections over them). A connection stays on the
+    /// loop that accepted it. `maxConnections` counts across all of them.
+    public var eventLoops = 1
 
     /// The defaults.
     public init() {}
@@ -38,7 +42,8 @@ public struct HTTPServerConfiguration: Sendable {
         idleTimeout: Duration = .seconds(60),
         writeTimeout: Duration = .seconds(30),
         maxConnections: Int = 10_000,
-        serverName: String = "hls-subtitle-proxy"
+        serverName: String = "hls-subtitle-proxy",
+        eventLoops: Int = 1
     ) {
         self.host = host
         self.port = port
@@ -51,6 +56,7 @@ public struct HTTPServerConfiguration: Sendable {
         self.writeTimeout = writeTimeout
         self.maxConnections = maxConnections
         self.serverName = serverName
+        self.eventLoops = eventLoops
     }
 }
 

@@ -2,7 +2,8 @@ import Glibc
 
 extension Socket {
     /// Opens a non-blocking listening socket on `host:port` and returns it with the address actually bound.
-    static func makeListener(host: String, port: Int, backlog: Int32 = 1024) throws -> (Socket, SocketAddress) {
+    /// With `reusePort`, several sockets may listen on the same address (SO_REUSEPORT), one per loop.
+    static func makeListener(host: String, port: Int, backlog: Int32 = 1024, reusePort: Bool = false) throws -> (Socket, SocketAddress) {
         guard let address = SocketAddress(host: host, port: port) else {
             throw HTTPServerError(operation: "listen(\(host):\(port))", errorNumber: EINVAL,
                                   message: "host must be an IPv4 or IPv6 literal or localhost, port 0...65535")
@@ -12,6 +13,7 @@ extension Socket {
         let socket = Socket(fd: fd)
         do {
             try socket.setOption(SOL_SOCKET, SO_REUSEADDR, 1, name: "SO_REUSEADDR")
+            if reusePort { try socket.setOption(SOL_SOCKET, SO_REUSEPORT, 1, name: "SO_REUSEPORT") }
             if address.family == AF_INET6 {
                 // "::" means every address of both families; a specific IPv6 address stays IPv6-only.
                 let v6Only: Int32 = address.ipText == "::" ? 0 : 1

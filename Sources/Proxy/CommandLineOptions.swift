@@ -14,6 +14,8 @@ public struct CommandLineOptions: Equatable, Sendable {
     public var configPath: String?
     public var host: String?
     public var port: Int?
+    /// `--threads N` or HLS_PROXY_THREADS: event loop threads; nil leaves the config's choice.
+    public var threads: Int?
     public var logLevel: LogSeverity?
     /// `--access-log on|off` or HLS_PROXY_ACCESS_LOG; nil leaves the config's choice.
     public var accessLog: Bool?
@@ -54,6 +56,7 @@ public struct CommandLineOptions: Equatable, Sendable {
             case "--config", "-c": options.configPath = try value(for: flag, inline: inline)
             case "--host": options.host = try value(for: flag, inline: inline)
             case "--port", "-p": options.port = try parsePort(try value(for: flag, inline: inline), source: flag)
+            case "--threads": options.threads = try parseThreads(try value(for: flag, inline: inline), source: flag)
             case "--log-level": options.logLevel = try parseLevel(try value(for: flag, inline: inline), source: flag)
             case "--access-log": options.accessLog = try parseSwitch(try value(for: flag, inline: inline), source: flag)
             case "--check-config": options.action = .checkConfig
@@ -87,6 +90,9 @@ public struct CommandLineOptions: Equatable, Sendable {
                 options.port = try parsePort(text, source: "PORT")
             }
         }
+        if options.threads == nil, let text = environment["HLS_PROXY_THREADS"], !text.isEmpty {
+            options.threads = try parseThreads(text, source: "HLS_PROXY_THREADS")
+        }
         if options.logLevel == nil, let text = environment["HLS_PROXY_LOG_LEVEL"], !text.isEmpty {
             options.logLevel = try parseLevel(text, source: "HLS_PROXY_LOG_LEVEL")
         }
@@ -111,6 +117,14 @@ public struct CommandLineOptions: Equatable, Sendable {
         return port
     }
 
+    private static func parseThreads(_ text: String, source: String) throws(UsageError) -> Int {
+        let most = ProxyConfig.Listen.maxThreads
+        guard text.count <= 2, let threads = Int(text), threads >= 1, threads <= most else {
+            throw UsageError(description: "\(source): \"\(Sanitized.text(text))\" is not a thread count (1-\(most))")
+        }
+        return threads
+    }
+
     private static func parseLevel(_ text: String, source: String) throws(UsageError) -> LogSeverity {
         guard let level = LogSeverity(name: text) else {
             throw UsageError(description: "\(source): \"\(Sanitized.text(text))\" is not one of debug, info, warn, error")
@@ -123,7 +137,7 @@ public struct CommandLineOptions: Equatable, Sendable {
         hls-subtitle-proxy \(version): an HLS proxy that adds WebVTT subtitle renditions to master playlists.
 
         Usage:
-          hls-subtitle-proxy [--config PATH] [--host H] [--port N] [--log-level L] [--access-log on|off]
+          hls-subtitle-proxy [--config PATH] [--host H] [--port N] [--threads N] [--log-level L] [--access-log on|off]
           hls-subtitle-proxy --check-config --config PATH
           hls-subtitle-proxy rewrite --config PATH --url MASTER_URL [FILE|-]
 
@@ -131,6 +145,8 @@ public struct CommandLineOptions: Equatable, Sendable {
           -c, --config PATH      JSON config file (see config.example.json)
               --host H           listen address, IPv4 or IPv6 (default from config, else 127.0.0.1)
           -p, --port N           listen port, 0 picks a free one (default from config, else 8080)
+              --threads N        event loop threads, 1-64, each accepting on the port (default from
+                                 config, else 1; one per core the proxy may use is the most that helps)
               --log-level L      diagnostics on stderr: debug, info, warn or error (default info)
               --access-log on|off  one JSON line per request on stdout (default on, or the config's access_log)
               --check-config     validate the config, print every problem by field path, exit 0 or 1
@@ -145,6 +161,7 @@ public struct CommandLineOptions: Equatable, Sendable {
           HLS_PROXY_CONFIG       config file path
           HLS_PROXY_HOST         listen address
           HLS_PROXY_PORT         listen port (PORT is read too, as platforms set it)
+          HLS_PROXY_THREADS      event loop threads
           HLS_PROXY_LOG_LEVEL    diagnostics level
           HLS_PROXY_ACCESS_LOG   on or off: the access log
           ${VAR} in any config string is read from the environment; an unset variable is an error.

@@ -31,6 +31,7 @@ public final class ProxyService: Sendable {
         var serverConfiguration = HTTPServerConfiguration()
         serverConfiguration.host = config.listen.host
         serverConfiguration.port = config.listen.port
+        serverConfiguration.eventLoops = config.listen.threads
         serverConfiguration.headerTimeout = ConfigSeconds.duration(config.timeouts.header)
         serverConfiguration.idleTimeout = ConfigSeconds.duration(config.timeouts.idle)
         serverConfiguration.maxConnections = config.limits.maxConnections

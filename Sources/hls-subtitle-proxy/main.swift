@@ -28,6 +28,7 @@ func loadConfig() -> ProxyConfig {
         }
         if let host = options.host { config.listen.host = host }
         if let port = options.port { config.listen.port = port }
+        if let threads = options.threads { config.listen.threads = threads }
         return config
     } catch {
         let where_ = options.configPath.map { " in \($0)" } ?? ""
@@ -77,7 +78,8 @@ case .serve:
     } catch {
         fail("cannot start: \(error)", status: 1)
     }
-    logger.log(.info, "hls-subtitle-proxy \(CommandLineOptions.version) listening on http://\(service.address)")
+    let loops = config.listen.threads == 1 ? "" : " (\(config.listen.threads) event loop threads)"
+    logger.log(.info, "hls-subtitle-proxy \(CommandLineOptions.version) listening on http://\(service.address)\(loops)")
     for line in service.startupSummary { logger.log(.info, line) }
     do {
         try ShutdownSignals.install()

@@ -17,7 +17,10 @@ import Testing
         (#"{"listen": {"host": ""}}"#, #"listen.host: "" is not a host name or address"#),
         (#"{"listen": {"host": 1}}"#, "listen.host: expected a string, got 1"),
         (#"{"log_level": "verbose"}"#, #"log_level: expected one of debug, info, warn, error, got "verbose""#),
-        (#"{"listen": {"hots": "x"}}"#, "listen.hots: unknown key (expected one of host, port)"),
+        (#"{"listen": {"hots": "x"}}"#, "listen.hots: unknown key (expected one of host, port, threads)"),
+        (#"{"listen": {"threads": 0}}"#, "listen.threads: threads 0 is outside 1...64"),
+        (#"{"listen": {"threads": 65}}"#, "listen.threads: threads 65 is outside 1...64"),
+        (#"{"listen": {"threads": "2"}}"#, #"listen.threads: expected an integer, got "2""#),
         (#"{"listne": {}}"#, "listne: unknown key (expected one of access_log, cache, cors, embedded, limits, listen, log_level, mounts, subtitles, timeouts)"),
         (#"{"listen": []}"#, "listen: expected an object, got an array"),
     ])

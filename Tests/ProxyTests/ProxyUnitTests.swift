@@ -73,9 +73,14 @@ import Testing
         #expect(options.action == .serve)
         let platform = try CommandLineOptions.parse([], environment: ["PORT": "5000"])
         #expect(platform.port == 5000)
+        #expect(platform.threads == nil)
+        let threads = try CommandLineOptions.parse(["--threads=4"], environment: ["HLS_PROXY_THREADS": "2"])
+        #expect(threads.threads == 4)
+        #expect(try CommandLineOptions.parse([], environment: ["HLS_PROXY_THREADS": "2"]).threads == 2)
     }
 
     @Test(arguments: [["--bogus"], ["--port", "http"], ["--port", "70000"], ["--port"], ["--log-level", "loud"], ["--url", "x"],
+                      ["--threads", "0"], ["--threads", "65"], ["--threads", "two"], ["--threads"],
                       ["rewrite", "--config", "c.json"], ["rewrite", "--url", "http://h/m.m3u8"]])
     func badCommandLinesAreUsageErrors(arguments: [String]) {
         #expect(throws: CommandLineOptions.UsageError.self) {

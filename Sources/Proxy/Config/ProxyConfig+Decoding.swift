@@ -26,7 +26,7 @@ extension ConfigReader {
 
     private mutating func listen(_ value: ConfigValue?, at path: ConfigPath) -> ProxyConfig.Listen {
         var listen = ProxyConfig.Listen()
-        guard let members = object(value, at: path, keys: ["host", "port"]) else { return listen }
+        guard let members = object(value, at: path, keys: ["host", "port", "threads"]) else { return listen }
         if let host = string(members["host"], at: path.key("host")) {
             if host.isEmpty || host.unicodeScalars.contains(where: { $0 == " " || $0 == "\t" || $0 == "/" }) {
                 report(path.key("host"), "\(Self.quoted(host)) is not a host name or address")
@@ -39,6 +39,13 @@ extension ConfigReader {
                 listen.port = valid
             } else {
                 report(path.key("port"), "port \(port) is outside 0...65535")
+            }
+        }
+        if let threads = integer(members["threads"], at: path.key("threads")) {
+            if let valid = Int(exactly: threads), (1...ProxyConfig.Listen.maxThreads).contains(valid) {
+                listen.threads = valid
+            } else {
+                report(path.key("threads"), "threads \(threads) is outside 1...\(ProxyConfig.Listen.maxThreads)")
             }
         }
         return listen

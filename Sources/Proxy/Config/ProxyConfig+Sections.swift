@@ -5,11 +5,18 @@ extension ProxyConfig {
         public var host: String
         /// TCP port (`port`); 0 asks the system for a free one.
         public var port: Int
+        /// Event loop threads serving connections (`threads`), each with its own listening socket on
+        /// the address; 1 to 64.
+        public var threads: Int
+
+        /// The most `threads` accepted.
+        public static let maxThreads = 64
 
         /// Makes a listen address; the defaults are the JSON defaults.
-        public init(host: String = "127.0.0.1", port: Int = 8080) {
+        public init(host: String = "127.0.0.1", port: Int = 8080, threads: Int = 1) {
             self.host = host
             self.port = port
+            self.threads = threads
         }
     }
 
