@@ -24,3 +24,11 @@ enum HTTPSyntax {
         !bytes.isEmpty && bytes.allSatisfy(isTokenByte)
     }
 }
+
+extension StringProtocol {
+    /// Whether the text's UTF-8 holds `byte`: a plain loop over contiguous storage when the text has it
+    /// (native strings do), which the per-request checks for escapes need to be cheap.
+    public func containsUTF8(_ byte: UInt8) -> Bool {
+        utf8.withContiguousStorageIfAvailable { $0.contains(byte) } ?? utf8.contains(byte)
+    }
+}

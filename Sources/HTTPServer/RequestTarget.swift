@@ -28,7 +28,7 @@ struct RequestTarget {
             ? target : String(pathAndQuery[..<(queryStart ?? pathAndQuery.endIndex)])
         let query = queryStart.map { String(pathAndQuery[pathAndQuery.index(after: $0)...]) }
         // Without an escape the decoded path is the raw one (the request line allows only visible ASCII).
-        guard let path = rawPath.utf8.contains(0x25) ? PercentDecoding.decodePath(rawPath.utf8) : rawPath else {
+        guard let path = rawPath.containsUTF8(0x25) ? PercentDecoding.decodePath(rawPath.utf8) : rawPath else {
             return .failure(.badRequest("invalid percent-encoding in path"))
         }
         return .success(RequestTarget(path: path, rawPath: rawPath, query: query))

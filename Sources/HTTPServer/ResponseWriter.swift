@@ -128,8 +128,7 @@ enum ResponseWriter {
     /// Whether a handler's field goes out: a token name (RFC 9110 §5.1) that is not one the server
     /// writes itself (Content-Length, Date, Connection, Transfer-Encoding).
     private static func isHandlerField(_ name: String) -> Bool {
-        var name = name
-        return name.withUTF8 { bytes in
+        func check(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
             guard !bytes.isEmpty else { return false }
             for byte in bytes where !HTTPSyntax.isTokenByte(byte) { return false }
             switch bytes.count {
@@ -140,6 +139,7 @@ enum ResponseWriter {
             default: return true
             }
         }
+        return name.utf8.withContiguousStorageIfAvailable(check) ?? Array(name.utf8).withUnsafeBufferPointer(check)
     }
 
     static func isControl(_ byte: UInt8) -> Bool {

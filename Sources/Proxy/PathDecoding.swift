@@ -1,8 +1,10 @@
+import HTTPServer
+
 /// Percent-decoding of request path pieces (RFC 3986 §2.1), strict: a bad escape or NUL is a 400.
 enum PathDecoding {
     /// Decodes one path segment; an encoded "/" stays inside the segment.
     static func decodeSegment<S: StringProtocol>(_ segment: S) throws(ProxyError) -> String {
-        guard segment.utf8.contains(UInt8(ascii: "%")) else { return String(segment) }
+        guard segment.containsUTF8(UInt8(ascii: "%")) else { return String(segment) }
         var out: [UInt8] = []
         out.reserveCapacity(segment.utf8.count)
         var iterator = segment.utf8.makeIterator()
@@ -26,7 +28,7 @@ enum PathDecoding {
 
     /// Decodes a whole path (segments joined by "/").
     static func decodePath<S: StringProtocol>(_ path: S) throws(ProxyError) -> String {
-        guard path.utf8.contains(UInt8(ascii: "%")) else { return String(path) }
+        guard path.containsUTF8(UInt8(ascii: "%")) else { return String(path) }
         var parts: [String] = []
         for segment in path.split(separator: "/", omittingEmptySubsequences: false) {
             parts.append(try decodeSegment(segment))

@@ -54,7 +54,7 @@ struct RequestRouter: Sendable {
         let name = try PathDecoding.decodeSegment(first)
         guard let mount = mounts[name] else { throw .notFound("no mount named \"\(Sanitized.text(name))\"") }
         // The raw path is `/{mount}/{rest}` as sent; without escapes it is also the decoded path.
-        let unescaped = !rawPath.utf8.contains(UInt8(ascii: "%")) && rawPath.utf8.first == UInt8(ascii: "/")
+        let unescaped = !rawPath.containsUTF8(UInt8(ascii: "%")) && rawPath.utf8.first == UInt8(ascii: "/")
         return .origin(try mountTarget(mount, rawRest: rest ?? "", query: query, rawPath: unescaped && rest != nil ? rawPath : nil))
     }
 
@@ -92,16 +92,15 @@ struct RequestRouter: Sendable {
         // Two dots, raw or escaped (`%2e`), are needed; most paths have neither and skip the decoding.
         // A plain byte loop: this runs for every request on a mount, and the generic
         // `firstRange(of:)` cost more than everything else in routing (runtime generic metadata).
-        var suspicious = false
-        var previousWasDot = false
-        for byte in rawRest.utf8 {
-            if byte == UInt8(ascii: "%") || (byte == UInt8(ascii: ".") && previousWasDot) {
-                suspicious = true
-                break
+        func isSuspicious<Bytes: Sequence<UInt8>>(_ bytes: Bytes) -> Bool {
+            var previousWasDot = false
+            for byte in bytes {
+                if byte == UInt8(ascii: "%") || (byte == UInt8(ascii: ".") && previousWasDot) { return true }
+                previousWasDot = byte == UInt8(ascii: ".")
             }
-            previousWasDot = byte == UInt8(ascii: ".")
+            return false
         }
-        guard suspicious else { return }
+        guard rawRest.utf8.withContiguousStorageIfAvailable(isSuspicious) ?? isSuspicious(rawRest.utf8) else { return }
         for rawSegment in rawRest.split(separator: "/", omittingEmptySubsequences: false) {
             let segment = try PathDecoding.decodeSegment(rawSegment)
             if segment.split(whereSeparator: { $0 == "/" || $0 == "\\" }).contains("..") || segment == ".." {
