@@ -26,8 +26,12 @@ struct RequestRouter: Sendable {
     /// is carried as one raw slice.
     func route(rawPath: String, query: String?) throws(ProxyError) -> Route {
         let afterSlash = rawPath.utf8.first == UInt8(ascii: "/") ? rawPath.dropFirst() : rawPath[...]
-        // Searched as bytes: a Character search runs grapheme breaking on every step.
-        let firstEnd = afterSlash.utf8.firstIndex(of: UInt8(ascii: "/")) ?? afterSlash.endIndex
+        // Searched as bytes (a Character search runs grapheme breaking on every step), over contiguous
+        // storage when there is some.
+        let utf8 = afterSlash.utf8
+        let offset = utf8.withContiguousStorageIfAvailable { $0.firstIndex(of: UInt8(ascii: "/")) ?? $0.count }
+        let firstEnd = offset.map { utf8.index(utf8.startIndex, offsetBy: $0) }
+            ?? utf8.firstIndex(of: UInt8(ascii: "/")) ?? afterSlash.endIndex
         let first = afterSlash[..<firstEnd]
         let rest: Substring? = firstEnd < afterSlash.endIndex ? afterSlash[afterSlash.index(after: firstEnd)...] : nil
         guard !first.isEmpty else {
