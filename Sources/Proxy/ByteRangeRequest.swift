@@ -38,6 +38,24 @@ enum ByteRangeRequest {
         return .partial(lower: lower, upper: upper)
     }
 
+    /// What a 200 response for a body of `length` bytes becomes under the request's Range and If-Range:
+    /// the status and the bytes `lower ..< lower + count` to send (Content-Range and Accept-Ranges set
+    /// in `headers`), or nil for 416 (its `Content-Range: bytes */length` set).
+    static func select(_ request: HTTPRequest, length: Int, headers: inout HTTPHeaders) -> (status: HTTPStatus, lower: Int, count: Int)? {
+        if !headers.contains("Accept-Ranges") { headers.add("Accept-Ranges", "bytes") }
+        guard ifRangeHolds(request, for: headers) else { return (.ok, 0, length) }
+        switch outcome(header: request.headers["Range"], length: length) {
+        case .whole:
+            return (.ok, 0, length)
+        case .partial(let lower, let upper):
+            headers["Content-Range"] = "bytes \(lower)-\(upper)/\(length)"
+            return (.partialContent, lower, upper - lower + 1)
+        case .unsatisfiable:
+            headers["Content-Range"] = "bytes */\(length)"
+            return nil
+        }
+    }
+
     /// RFC 9110 §13.1.5: a Range with an If-Range is honoured only when the validator matches the
     /// response's own (a strong ETag, or the exact Last-Modified date); otherwise the whole body is sent.
     static func ifRangeHolds(_ request: HTTPRequest, for headers: HTTPHeaders) -> Bool {
@@ -55,7 +73,7 @@ enum ByteRangeRequest {
     /// Applies the request's Range header to a whole 200 response whose body the proxy holds: bytes in
     /// memory, or a file region (sliced, still sent from the file).
     static func apply(to response: HTTPResponse, request: HTTPRequest) -> HTTPResponse {
-        guard response.status == .ok, ifRangeHolds(request, for: response.headers) else { return response }
+        guard response.status == .ok else { return response }
         let length: Int
         switch response.body {
         case .bytes(let body): length = body.count
@@ -63,27 +81,22 @@ enum ByteRangeRequest {
         case .empty, .stream: return response
         }
         var response = response
-        response.headers["Accept-Ranges"] = "bytes"
-        switch outcome(header: request.headers["Range"], length: length) {
-        case .whole:
-            return response
-        case .partial(let lower, let upper):
-            response.status = .partialContent
-            response.headers["Content-Range"] = "bytes \(lower)-\(upper)/\(length)"
-            switch response.body {
-            case .bytes(let body): response.body = .bytes(Array(body[lower...upper]))
-            case .file(let region):
-                response.body = HTTPFileRegion(file: region.file, offset: region.offset + lower, length: upper - lower + 1).map(HTTPBody.file) ?? .empty
-            case .empty, .stream: break
-            }
-            return response
-        case .unsatisfiable:
+        guard let (status, lower, count) = select(request, length: length, headers: &response.headers) else {
             response.status = .rangeNotSatisfiable
-            response.headers["Content-Range"] = "bytes */\(length)"
             response.body = .empty
             return response
         }
+        guard status == .partialContent else { return response }
+        response.status = status
+        switch response.body {
+        case .bytes(let body): response.body = .bytes(Array(body[lower..<(lower + count)]))
+        case .file(let region):
+            response.body = HTTPFileRegion(file: region.file, offset: region.offset + lower, length: count).map(HTTPBody.file) ?? .empty
+        case .empty, .stream: break
+        }
+        return response
     }
+
 
     /// Reads a `Content-Range: bytes first-last/length` value (RFC 9110 §14.4); `length` is nil for
     /// `*` (unknown). Nil when malformed or when the bounds contradict each other.

@@ -98,12 +98,7 @@ import Testing
             let outcome = try await offPool { () -> String in
                 let client = try RawSocketClient(port: port)
                 try client.send("GET / HTTP/1.1\r\nHost: t\r\n\r\n")
-                do {
-                    _ = try client.readResponse()
-                    return "complete"
-                } catch {
-                    return "\(error)"
-                }
+                return client.responseOutcome()
             }
             #expect(outcome == "connection closed inside the body")
             #expect(try await offPool { try freshRequestStatus(port: port) } == 200)

@@ -86,6 +86,17 @@ final class RawSocketClient: @unchecked Sendable {
         return response
     }
 
+    /// "complete" when a whole response arrives, else how reading it failed (e.g. the connection closed
+    /// inside the body).
+    func responseOutcome() -> String {
+        do {
+            _ = try readResponse()
+            return "complete"
+        } catch {
+            return "\(error)"
+        }
+    }
+
     /// Whether the server closed the connection (end of stream) with no further bytes.
     func readsEndOfStream() throws -> Bool {
         try !fill() && buffer.isEmpty

@@ -66,22 +66,8 @@ extension ProxyHandler {
     static func cachedResponse(_ reader: DiskCacheReader, request: HTTPRequest) -> HTTPResponse {
         var headers = HTTPHeaders()
         for field in reader.entry.fields { headers.add(field.name, field.value) }
-        headers["Accept-Ranges"] = headers["Accept-Ranges"] ?? "bytes"
-        let length = reader.entry.length
-        var status = HTTPStatus.ok
-        var (lower, count) = (0, length)
-        if ByteRangeRequest.ifRangeHolds(request, for: headers) {
-            switch ByteRangeRequest.outcome(header: request.headers["Range"], length: length) {
-            case .whole:
-                break
-            case .partial(let first, let last):
-                status = .partialContent
-                headers["Content-Range"] = "bytes \(first)-\(last)/\(length)"
-                (lower, count) = (first, last - first + 1)
-            case .unsatisfiable:
-                headers["Content-Range"] = "bytes */\(length)"
-                return HTTPResponse(status: .rangeNotSatisfiable, headers: headers, body: .empty)
-            }
+        guard let (status, lower, count) = ByteRangeRequest.select(request, length: reader.entry.length, headers: &headers) else {
+            return HTTPResponse(status: .rangeNotSatisfiable, headers: headers, body: .empty)
         }
         if request.method == .head {
             return HTTPResponse(status: status, headers: headers, body: .stream(length: count, producer: { _ in }))

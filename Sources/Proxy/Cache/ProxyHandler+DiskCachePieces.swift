@@ -27,24 +27,11 @@ extension ProxyHandler {
         let version = newest.indexed.entry
         var headers = HTTPHeaders()
         for field in version.fields { headers.add(field.name, field.value) }
-        headers["Accept-Ranges"] = headers["Accept-Ranges"] ?? "bytes"
-        let length = version.objectLength
-        var status = HTTPStatus.ok
-        var (lower, upper) = (0, length - 1)
-        if ByteRangeRequest.ifRangeHolds(request, for: headers) {
-            switch ByteRangeRequest.outcome(header: request.headers["Range"], length: length) {
-            case .whole:
-                break
-            case .partial(let first, let last):
-                status = .partialContent
-                headers["Content-Range"] = "bytes \(first)-\(last)/\(length)"
-                (lower, upper) = (first, last)
-            case .unsatisfiable:
-                headers["Content-Range"] = "bytes */\(length)"
-                diskCache.record { $0.hits += 1 }
-                return RouteResponse(route: "cache", response: HTTPResponse(status: .rangeNotSatisfiable, headers: headers, body: .empty))
-            }
+        guard let (status, lower, count) = ByteRangeRequest.select(request, length: version.objectLength, headers: &headers) else {
+            diskCache.record { $0.hits += 1 }
+            return RouteResponse(route: "cache", response: HTTPResponse(status: .rangeNotSatisfiable, headers: headers, body: .empty))
         }
+        let upper = lower + count - 1
         if request.method == .head {
             diskCache.record { $0.hits += 1 }
             return RouteResponse(route: "cache", response: HTTPResponse(status: status, headers: headers, body: .stream(length: upper - lower + 1, producer: { _ in })))
