@@ -83,28 +83,27 @@ public struct ProxyLogger: Sendable {
         durationMilliseconds: Double, originMilliseconds: Double, client: String
     ) {
         guard accessEnabled else { return }
-        var line = ""
-        line.reserveCapacity(200 + path.utf8.count)
-        line += "{\"time\":\""
-        line += Timestamp.now()
-        line += "\",\"method\":"
-        JSONValue.appendQuoted(method, to: &line)
-        line += ",\"path\":"
-        JSONValue.appendQuoted(path, to: &line)
-        line += ",\"route\":\""
-        line += route
-        line += "\",\"status\":"
-        line += String(status)
-        line += ",\"bytes\":"
-        line += String(bytes)
-        line += ",\"duration_ms\":"
-        JSONValue.appendMilliseconds(durationMilliseconds, to: &line)
-        line += ",\"origin_ms\":"
-        JSONValue.appendMilliseconds(originMilliseconds, to: &line)
-        line += ",\"client\":"
-        JSONValue.appendQuoted(client, to: &line)
-        line += "}"
-        accessSink(line)
+        var line = LogLineBuilder(capacity: 200 + path.utf8.count)
+        line.append("{\"time\":\"")
+        Timestamp.append(to: &line)
+        line.append("\",\"method\":")
+        line.appendQuoted(method)
+        line.append(",\"path\":")
+        line.appendQuoted(path)
+        line.append(",\"route\":")
+        line.appendQuoted(route)
+        line.append(",\"status\":")
+        line.appendDecimal(status)
+        line.append(",\"bytes\":")
+        line.appendDecimal(bytes)
+        line.append(",\"duration_ms\":")
+        line.appendMilliseconds(durationMilliseconds)
+        line.append(",\"origin_ms\":")
+        line.appendMilliseconds(originMilliseconds)
+        line.append(",\"client\":")
+        line.appendQuoted(client)
+        line.append("}")
+        accessSink(line.text)
     }
 }
 
@@ -135,43 +134,17 @@ public enum JSONValue: Sendable {
         return out
     }
 
-    /// Appends `text` as a JSON string; text that needs no escape is appended in one piece.
+    /// Appends `text` as a JSON string.
     static func appendQuoted(_ text: String, to out: inout String) {
-        out += "\""
-        if !text.utf8.contains(where: { $0 < 0x20 || $0 == 0x22 || $0 == 0x5C || $0 == 0x7F }) {
-            out += text
-            out += "\""
-            return
-        }
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            default:
-                if scalar.value < 0x20 || scalar.value == 0x7F {
-                    let hex = String(scalar.value, radix: 16)
-                    out += "\\u" + String(repeating: "0", count: max(0, 4 - hex.count)) + hex
-                } else {
-                    out.unicodeScalars.append(scalar)
-                }
-            }
-        }
-        out += "\""
+        var line = LogLineBuilder(capacity: text.utf8.count + 2)
+        line.appendQuoted(text)
+        out += line.text
     }
 
     /// Appends a non-negative millisecond figure with three decimals (microsecond resolution).
     static func appendMilliseconds(_ value: Double, to out: inout String) {
-        guard value.isFinite, value >= 0, value < 1e12 else {
-            out += "null"
-            return
-        }
-        let micros = Int64(value * 1000 + 0.5)
-        let fraction = micros % 1000
-        out += String(micros / 1000)
-        out += fraction < 10 ? ".00" : fraction < 100 ? ".0" : "."
-        out += String(fraction)
+        var line = LogLineBuilder(capacity: 16)
+        line.appendMilliseconds(value)
+        out += line.text
     }
 }
