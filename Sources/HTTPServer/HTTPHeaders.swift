@@ -111,6 +111,9 @@ public struct HTTPHeaders: Sendable, Equatable, Sequence, ExpressibleByDictionar
     public static func equalNames(_ a: String, _ b: String) -> Bool {
         let x = a.utf8, y = b.utf8
         guard x.count == y.count else { return false }
+        // Most lookups compare names spelled alike, or names that differ in their first letter.
+        if a == b { return true }
+        if let p = x.first, let q = y.first, p | 0x20 != q | 0x20 { return false }
         // Over contiguous bytes when both have them (native strings do): every header lookup comes here.
         let fast = x.withContiguousStorageIfAvailable { p in
             y.withContiguousStorageIfAvailable { q in equalNames(p, q) }

@@ -167,8 +167,7 @@ extension ProxyHandler {
 
     /// Paths served as playlists in pass-through (read whole, URIs re-pointed).
     static func isPlaylistPath(_ path: String) -> Bool {
-        let ext = URLReference.pathExtension(of: path)
-        return ext == "m3u8" || ext == "m3u"
+        URLReference.hasExtension(path, in: ["m3u8", "m3u"])
     }
 
     /// Embedded form: every redirect hop must stay on the allowlist.

@@ -56,6 +56,23 @@ enum URLReference {
         return (dot + 1)..<end
     }
 
+    /// Whether the path or URL's extension is one of `candidates` (lowercase ASCII), compared without
+    /// building the extension as a String when the text is stored contiguously.
+    static func hasExtension(_ url: String, in candidates: [StaticString]) -> Bool {
+        let matched = url.utf8.withContiguousStorageIfAvailable { bytes -> Bool? in
+            guard !bytes.contains(UInt8(ascii: "%")) else { return nil }
+            guard let found = extensionRange(bytes) else { return false }
+            return candidates.contains { candidate in
+                candidate.withUTF8Buffer { name in
+                    name.count == found.count && zip(name, bytes[found]).allSatisfy { $0 == ($1 | ($1 >= 0x41 && $1 <= 0x5A ? 0x20 : 0)) }
+                }
+            }
+        }
+        if let matched, let result = matched { return result }
+        let ext = pathExtension(of: url)
+        return candidates.contains { $0.withUTF8Buffer { String(decoding: $0, as: UTF8.self) } == ext }
+    }
+
     /// RFC 3986 §3.1: scheme = ALPHA *( ALPHA / DIGIT / "+" / "-" / "." ).
     private static func isSchemeByte(_ byte: UInt8) -> Bool {
         (byte >= 0x61 && byte <= 0x7A) || (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x30 && byte <= 0x39)

@@ -23,4 +23,12 @@ import Testing
     func extensionIsTheLastDotOfTheLastPathSegment(url: String, expected: String) {
         #expect(URLReference.pathExtension(of: url) == expected)
     }
+
+    @Test(arguments: [
+        ("/a/b.m3u8", true), ("/a/b.M3U8", true), ("/a/b.m3u", true), ("/a/b.m3u8x", false), ("/a/b.ts", false),
+        ("/a.m3u8/b", false), ("/a/b.m3u8?x=1", true), ("/a/b%2Em3u8", true), ("/a/bm3u8", false), ("", false),
+    ])
+    func playlistPathsAreToldByExtension(path: String, expected: Bool) {
+        #expect(ProxyHandler.isPlaylistPath(path) == expected)
+    }
 }

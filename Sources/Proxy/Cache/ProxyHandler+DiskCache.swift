@@ -38,7 +38,6 @@ extension ProxyHandler {
         // Room for the stored fields and those added on the way out (range, route, CORS).
         var headers = HTTPHeaders(reservingCapacity: entry.fields.count + 6)
         for field in entry.fields { headers.add(field.name, field.value) }
-        if !headers.contains("Accept-Ranges") { headers.add("Accept-Ranges", "bytes") }
         let response = ByteRangeRequest.apply(to: HTTPResponse(status: .ok, headers: headers, body: .file(region)), request: request)
         let sent = request.method == .head ? 0 : response.body.count
         diskCache.record { counters in
