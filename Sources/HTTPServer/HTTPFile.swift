@@ -29,6 +29,14 @@ public final class HTTPFile: Sendable {
 
     deinit { _ = Glibc.close(descriptor) }
 
+    /// The file's size now (fstat), or nil when it cannot be read; it differs from `size` when the
+    /// file was cut short or grew since it was opened.
+    public func currentSize() -> Int? {
+        var status = stat()
+        guard fstat(descriptor, &status) == 0 else { return nil }
+        return Int(exactly: status.st_size)
+    }
+
     /// Reads up to `count` bytes at `offset` (pread, retrying EINTR); fewer only at the end of the file.
     public func read(at offset: Int, count: Int) throws -> [UInt8] {
         guard offset >= 0, count >= 0 else { return [] }

@@ -29,7 +29,14 @@ final class DiskCache: Sendable {
         var nextTemp = 0
         /// Files removed to stay under the budget since startup.
         var evictions = 0
+        /// Descriptors of complete entries recently sent with sendfile, by file name, so a hit costs one
+        /// fstat instead of open, fstat and close; at most `maxOpenFiles`, the first opened closed first.
+        var openFiles: [String: HTTPFile] = [:]
+        var openOrder: [String] = []
     }
+
+    /// The most entry files kept open between hits.
+    static let maxOpenFiles = 256
 
     /// The directory entries live in.
     let directory: String
@@ -85,21 +92,40 @@ final class DiskCache: Sendable {
     /// is dropped, not served. Pieces and running fills are not looked at.
     func openFile(key: String) -> (entry: DiskCacheEntry, region: HTTPFileRegion)? {
         let name = DiskCacheEntry.fileName(forKey: key)
-        let found: Indexed? = state.withLock { state in
-            guard state.filling[name] == nil, var indexed = state.entries[name], indexed.entry.key == key,
+        let found: (indexed: Indexed, held: HTTPFile?)? = state.withLock { state in
+            guard state.filling[name] == nil, let indexed = state.entries[name], indexed.entry.key == key,
                   indexed.entry.piece == nil else { return nil }
             state.tick &+= 1
-            indexed.lastUse = state.tick
-            state.entries[name] = indexed
-            return indexed
+            state.entries[name]?.lastUse = state.tick
+            return (indexed, state.openFiles[name])
         }
-        guard let found else { return nil }
-        guard let file = try? HTTPFile(path: path(name)), file.size == found.fileBytes,
-              let region = HTTPFileRegion(file: file, offset: found.bodyOffset, length: found.entry.length) else {
-            remove(name, ifEntry: found.entry)
+        guard let (indexed, held) = found else { return nil }
+        // A held descriptor is checked again each time: a file cut short under us is dropped, not sent.
+        let file = held ?? (try? HTTPFile(path: path(name)))
+        guard let file, file.currentSize() == indexed.fileBytes,
+              let region = HTTPFileRegion(file: file, offset: indexed.bodyOffset, length: indexed.entry.length) else {
+            remove(name, ifEntry: indexed.entry)
             return nil
         }
-        return (found.entry, region)
+        if held == nil { hold(file, name: name, for: indexed.entry) }
+        return (indexed.entry, region)
+    }
+
+    /// Keeps an entry file open for later hits while the index holds that same entry.
+    private func hold(_ file: HTTPFile, name: String, for entry: DiskCacheEntry) {
+        state.withLock { state in
+            guard state.openFiles[name] == nil, let current = state.entries[name], current.entry == entry else { return }
+            state.openFiles[name] = file
+            state.openOrder.append(name)
+            while state.openFiles.count > Self.maxOpenFiles, !state.openOrder.isEmpty {
+                state.openFiles.removeValue(forKey: state.openOrder.removeFirst())
+            }
+            // Names of entries dropped since they were opened linger in the order; sweep them now and then.
+            if state.openOrder.count > 2 * Self.maxOpenFiles {
+                let open = state.openFiles
+                state.openOrder.removeAll { open[$0] == nil }
+            }
+        }
     }
 
     /// Opens a stored file for reading; a file that is gone or no longer has the size its header
@@ -215,6 +241,8 @@ extension DiskCache.State {
 
     /// Takes a file out of the index and the byte total (the caller deletes it); what it held, if anything.
     mutating func discard(_ name: String) -> DiskCache.Indexed? {
+        // Its descriptor closes once no response still sends from it.
+        openFiles.removeValue(forKey: name)
         guard let old = entries.removeValue(forKey: name) else { return nil }
         totalBytes -= old.fileBytes
         if old.entry.piece != nil {
