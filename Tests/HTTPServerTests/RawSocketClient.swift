@@ -8,7 +8,9 @@ final class RawSocketClient: @unchecked Sendable {
         var description: String
     }
 
-    let fd: Int32
+    /// The socket; -1 once closed, so it is never closed twice (a second close could hit a descriptor
+    /// another test opened since, with the same number).
+    private(set) var fd: Int32
     private var buffer: [UInt8] = []
 
     /// Connects to `host` (an IPv4 or IPv6 literal) on `port`; reads time out after `timeout` seconds (generous: a loaded CI machine is slow, and a read that succeeds never waits).
@@ -38,12 +40,19 @@ final class RawSocketClient: @unchecked Sendable {
         }
         guard result == 0 else {
             let code = errno
-            Glibc.close(fd)
+            close()
             throw Failure(description: "connect: \(String(cString: strerror(code)))")
         }
     }
 
-    deinit { Glibc.close(fd) }
+    deinit { close() }
+
+    /// Closes the socket now (deinit then does nothing).
+    func close() {
+        guard fd >= 0 else { return }
+        Glibc.close(fd)
+        fd = -1
+    }
 
     func send(_ text: String) throws { try send(Array(text.utf8)) }
 

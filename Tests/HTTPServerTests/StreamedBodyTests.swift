@@ -113,7 +113,7 @@ import Testing
                 let client = try RawSocketClient(port: port)
                 try client.send("GET / HTTP/1.1\r\nHost: t\r\n\r\n")
                 _ = try client.readResponse()
-                Glibc.close(client.fd)
+                client.close()
             }
             #expect(try await eventually { threw.value > 0 })
         }
