@@ -28,7 +28,8 @@ enum TestClient {
         return try parse(raw, method: method)
     }
 
-    /// Sends bytes, reads until the server closes (or 10 s pass), returns everything read.
+    /// Sends bytes, reads until the server closes (or 30 s pass: generous, since a loaded machine running
+    /// the parallel suite can stall a request for seconds), returns everything read.
     static func exchange(port: Int, bytes: [UInt8]) async throws -> [UInt8] {
         try await withCheckedThrowingContinuation { continuation in
             Thread.detachNewThread {
@@ -60,7 +61,7 @@ enum TestClient {
     }
 
     private static func blockingExchange(port: Int, bytes: [UInt8]) throws -> [UInt8] {
-        let fd = try connectLoopback(port: port, timeout: .seconds(10))
+        let fd = try connectLoopback(port: port, timeout: .seconds(30))
         defer { close(fd) }
         var sent = 0
         while sent < bytes.count {
