@@ -25,6 +25,12 @@ extension AttributeList {
         )
     }
 
+    /// Whether `element` is `name=...` (names compared as bytes, with no String made per element).
+    static func element(_ element: [UInt8], isNamed name: [UInt8]) -> Bool {
+        guard let equals = element.firstIndex(of: PlaylistSyntax.equals) else { return false }
+        return PlaylistSyntax.trimmed(element[..<equals]).elementsEqual(name)
+    }
+
     /// The first malformation in a list whose quotes are balanced.
     func findProblem() -> Problem? {
         var seen: Set<String> = []
@@ -50,7 +56,8 @@ extension AttributeList {
         // An open quoted string would swallow whatever is appended after it.
         guard !hasOpenQuote else { throw .malformedAttributeList(line: 0) }
         let replacement = Array("\(name)=\(rawValue)".utf8)
-        if let index = elements.firstIndex(where: { Self.attribute(in: $0)?.name == name }) {
+        let nameBytes = Array(name.utf8)
+        if let index = elements.firstIndex(where: { Self.element($0, isNamed: nameBytes) }) {
             let leading = elements[index].prefix { PlaylistSyntax.isWhitespace($0) }
             elements[index] = Array(leading) + replacement
         } else if let last = elements.last, PlaylistSyntax.trimmed(last[...]).isEmpty {

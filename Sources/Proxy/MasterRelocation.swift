@@ -20,7 +20,9 @@ struct MasterRelocation {
     /// The playlist with relative URIs re-based from `requestedURL` to `finalURL`; unchanged when both
     /// resolve relative references the same way, or when the body is not a playlist.
     func relocate(_ bytes: [UInt8], requestedURL: String, finalURL: String) -> [UInt8] {
-        guard directory(of: requestedURL) != directory(of: finalURL), var playlist = try? Playlist.parse(bytes) else { return bytes }
+        // No redirect (the usual case): nothing moves.
+        guard requestedURL != finalURL, directory(of: requestedURL) != directory(of: finalURL),
+              var playlist = try? Playlist.parse(bytes) else { return bytes }
         for index in playlist.lines.indices {
             let line = playlist.lines[index]
             switch line.kind {
@@ -73,8 +75,10 @@ struct MasterRelocation {
 
     /// The URL up to its last "/" before any query: what relative references resolve against.
     private func directory(of url: String) -> Substring {
-        let path = url.prefix { $0 != "?" && $0 != "#" }
-        guard let slash = path.lastIndex(of: "/") else { return path }
-        return path[...slash]
+        // By bytes: "?", "#" and "/" are ASCII, and a Character search runs grapheme breaking per step.
+        let utf8 = url.utf8
+        let end = utf8.firstIndex { $0 == UInt8(ascii: "?") || $0 == UInt8(ascii: "#") } ?? utf8.endIndex
+        guard let slash = utf8[..<end].lastIndex(of: UInt8(ascii: "/")) else { return url[..<end] }
+        return url[...slash]
     }
 }
