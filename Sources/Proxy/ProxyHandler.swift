@@ -47,6 +47,13 @@ public final class ProxyHandler: Sendable {
                 outcome = try await perform(work, request: request)
             } catch {
                 outcome = Self.errorOutcome(error)
+                // As nginx logs upstream failures: a 5xx the proxy gives says why on stderr too (the
+                // reason is the one the client gets, which never carries a header value or secret).
+                if outcome.response.status.code >= 500, let failure = error as? HTTPStatusError {
+                    logger.log(.warn, "request failed", [
+                        ("path", request.rawPath), ("status", String(outcome.response.status.code)), ("reason", failure.reason),
+                    ])
+                }
             }
         }
         return finish(outcome, request: request, started: started)
