@@ -14,14 +14,7 @@ extension DiskCache {
     /// A stored piece opened for reading and marked as just used; nil (and dropped) when its file is
     /// gone or no longer the size its header promises, or it was replaced meanwhile.
     func openPiece(_ name: String, _ indexed: Indexed) -> DiskCacheReader? {
-        let current: Indexed? = state.withLock { state in
-            guard var found = state.entries[name], found.entry == indexed.entry else { return nil }
-            state.tick &+= 1
-            found.lastUse = state.tick
-            state.entries[name] = found
-            return found
-        }
-        guard let current else { return nil }
+        guard let current = state.withLock({ $0.use(name, if: { $0.entry == indexed.entry }) }) else { return nil }
         return openStored(name, current)
     }
 

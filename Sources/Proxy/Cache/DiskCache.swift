@@ -76,14 +76,7 @@ final class DiskCache: Sendable {
     func open(key: String) -> DiskCacheReader? {
         let name = DiskCacheEntry.fileName(forKey: key)
         if let following = follow(name, key: key) { return following }
-        let found: Indexed? = state.withLock { state in
-            guard var indexed = state.entries[name], indexed.entry.key == key else { return nil }
-            state.tick &+= 1
-            indexed.lastUse = state.tick
-            state.entries[name] = indexed
-            return indexed
-        }
-        guard let found else { return nil }
+        guard let found = state.withLock({ $0.use(name, if: { $0.entry.key == key }) }) else { return nil }
         return openStored(name, found)
     }
 
@@ -93,10 +86,8 @@ final class DiskCache: Sendable {
     func openFile(key: String) -> (entry: DiskCacheEntry, region: HTTPFileRegion)? {
         let name = DiskCacheEntry.fileName(forKey: key)
         let found: (indexed: Indexed, held: HTTPFile?)? = state.withLock { state in
-            guard state.filling[name] == nil, let indexed = state.entries[name], indexed.entry.key == key,
-                  indexed.entry.piece == nil else { return nil }
-            state.tick &+= 1
-            state.entries[name]?.lastUse = state.tick
+            guard state.filling[name] == nil,
+                  let indexed = state.use(name, if: { $0.entry.key == key && $0.entry.piece == nil }) else { return nil }
             return (indexed, state.openFiles[name])
         }
         guard let (indexed, held) = found else { return nil }
@@ -231,6 +222,15 @@ final class DiskCache: Sendable {
 }
 
 extension DiskCache.State {
+    /// The index record of `name` marked as just used (for LRU), when `accept` takes it; else nil.
+    mutating func use(_ name: String, if accept: (DiskCache.Indexed) -> Bool) -> DiskCache.Indexed? {
+        guard var indexed = entries[name], accept(indexed) else { return nil }
+        tick &+= 1
+        indexed.lastUse = tick
+        entries[name] = indexed
+        return indexed
+    }
+
     /// Adds a file to the index and the byte total.
     mutating func insert(_ name: String, _ indexed: DiskCache.Indexed) {
         _ = discard(name)
