@@ -36,27 +36,6 @@ public final class HTTPFile: Sendable {
         guard fstat(descriptor, &status) == 0 else { return nil }
         return Int(exactly: status.st_size)
     }
-
-    /// Reads up to `count` bytes at `offset` (pread, retrying EINTR); fewer only at the end of the file.
-    public func read(at offset: Int, count: Int) throws -> [UInt8] {
-        guard offset >= 0, count >= 0 else { return [] }
-        var bytes = [UInt8](repeating: 0, count: count)
-        var filled = 0
-        while filled < count {
-            let result = bytes.withUnsafeMutableBytes { raw in
-                Glibc.pread(descriptor, raw.baseAddress.map { $0 + filled }, count - filled, off_t(offset + filled))
-            }
-            if result > 0 {
-                filled += result
-            } else if result == 0 {
-                break
-            } else if errno != EINTR {
-                throw HTTPServerError.system("pread", errno: errno)
-            }
-        }
-        bytes.removeLast(count - filled)
-        return bytes
-    }
 }
 
 extension HTTPServerError {
