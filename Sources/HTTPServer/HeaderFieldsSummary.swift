@@ -23,28 +23,12 @@ struct HeaderFieldsSummary {
         while let byte = value.last, byte == 0x20 || byte == 0x09 { value = value.dropLast() }
         let field = HTTPHeaders.Field(name: String(decoding: name, as: UTF8.self), value: String(decoding: value, as: UTF8.self))
         headers.add(field.name, field.value)
-        return note(field, kind: FramingField(UnsafeBufferPointer(rebasing: name)))
+        return note(field, kind: FramingFieldName(UnsafeBufferPointer(rebasing: name)))
     }
 
-    /// The fields that matter to framing, told apart by their raw name bytes (every request has a few
-    /// fields, and comparing bytes is far cheaper than comparing Strings).
-    private enum FramingField {
-        case host, contentLength, transferEncoding, connection, other
-
-        init(_ name: UnsafeBufferPointer<UInt8>) {
-            switch name.count {
-            case 4 where HTTPHeaders.equalNames(name, "Host"): self = .host
-            case 14 where HTTPHeaders.equalNames(name, "Content-Length"): self = .contentLength
-            case 17 where HTTPHeaders.equalNames(name, "Transfer-Encoding"): self = .transferEncoding
-            case 10 where HTTPHeaders.equalNames(name, "Connection"): self = .connection
-            default: self = .other
-            }
-        }
-    }
-
-    private mutating func note(_ field: HTTPHeaders.Field, kind: FramingField) -> Result<Void, RequestError> {
+    private mutating func note(_ field: HTTPHeaders.Field, kind: FramingFieldName) -> Result<Void, RequestError> {
         switch kind {
-        case .other:
+        case .other, .date:
             break
         case .host:
             hostCount += 1

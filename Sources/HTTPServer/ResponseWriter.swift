@@ -131,13 +131,7 @@ enum ResponseWriter {
         func check(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
             guard !bytes.isEmpty else { return false }
             for byte in bytes where !HTTPSyntax.isTokenByte(byte) { return false }
-            switch bytes.count {
-            case 4: return !HTTPHeaders.equalNames(bytes, "Date")
-            case 10: return !HTTPHeaders.equalNames(bytes, "Connection")
-            case 14: return !HTTPHeaders.equalNames(bytes, "Content-Length")
-            case 17: return !HTTPHeaders.equalNames(bytes, "Transfer-Encoding")
-            default: return true
-            }
+            return !FramingFieldName(bytes).isServerOwned
         }
         return name.utf8.withContiguousStorageIfAvailable(check) ?? Array(name.utf8).withUnsafeBufferPointer(check)
     }
