@@ -19,22 +19,11 @@ extension HTTPClient {
         let start = ContinuousClock.now
         let cancellation = HTTPClientCancellation()
         let channel = HTTPClientBodyChannel(bufferLimit: bufferBytes, cancellation: cancellation)
-        let result: Result<HTTPClientStreamingResponse, HTTPClientError> = await withTaskCancellationHandler {
-            await withCheckedContinuation { continuation in
-                let started = HTTPClientThread.start {
-                    streamExchange(
-                        request, head: head, start: start,
-                        timeouts: (connectTimeout, headTimeout, idleTimeout), maxBodyBytes: max(0, maxBodyBytes),
-                        body: channel, cancellation: cancellation, deliverHead: { continuation.resume(returning: $0) })
-                    cancellation.close()
-                }
-                if !started {
-                    cancellation.close()
-                    continuation.resume(returning: .failure(.connectionLost("pthread_create failed")))
-                }
-            }
-        } onCancel: {
-            cancellation.fire()
+        let result: Result<HTTPClientStreamingResponse, HTTPClientError> = await HTTPClientThread.exchange(cancellation) { deliver in
+            streamExchange(
+                request, head: head, start: start,
+                timeouts: (connectTimeout, headTimeout, idleTimeout), maxBodyBytes: max(0, maxBodyBytes),
+                body: channel, cancellation: cancellation, deliverHead: deliver)
         }
         return try result.get()
     }

@@ -16,29 +16,17 @@ public struct HTTPClient: Sendable {
         let head = try makeRequestHead(request)
         let start = ContinuousClock.now
         let cancellation = HTTPClientCancellation()
-        let result: Result<HTTPClientResponse, HTTPClientError> = await withTaskCancellationHandler {
-            await withCheckedContinuation { continuation in
-                let started = HTTPClientThread.start {
-                    let result = Result { () throws(HTTPClientError) -> HTTPClientResponse in
-                        try exchange(
-                            request,
-                            head: head,
-                            connectDeadline: start + connectTimeout,
-                            deadline: start + deadline,
-                            maxBodyBytes: max(0, maxBodyBytes),
-                            cancellation: cancellation
-                        )
-                    }
-                    cancellation.close()
-                    continuation.resume(returning: result)
-                }
-                if !started {
-                    cancellation.close()
-                    continuation.resume(returning: .failure(.connectionLost("pthread_create failed")))
-                }
-            }
-        } onCancel: {
-            cancellation.fire()
+        let result: Result<HTTPClientResponse, HTTPClientError> = await HTTPClientThread.exchange(cancellation) { deliver in
+            deliver(Result { () throws(HTTPClientError) -> HTTPClientResponse in
+                try exchange(
+                    request,
+                    head: head,
+                    connectDeadline: start + connectTimeout,
+                    deadline: start + deadline,
+                    maxBodyBytes: max(0, maxBodyBytes),
+                    cancellation: cancellation
+                )
+            })
         }
         return try result.get()
     }

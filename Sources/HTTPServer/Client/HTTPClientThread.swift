@@ -30,3 +30,28 @@ enum HTTPClientThread {
         return true
     }
 }
+
+extension HTTPClientThread {
+    /// Runs a blocking exchange on a thread of its own and waits for the outcome it delivers (once).
+    /// The calling task's cancellation fires `cancellation`, which the exchange polls; the eventfd is
+    /// closed once the exchange is over.
+    static func exchange<Value: Sendable>(
+        _ cancellation: HTTPClientCancellation,
+        _ work: @escaping @Sendable (_ deliver: @escaping @Sendable (Result<Value, HTTPClientError>) -> Void) -> Void
+    ) async -> Result<Value, HTTPClientError> {
+        await withTaskCancellationHandler {
+            await withCheckedContinuation { continuation in
+                let started = start {
+                    work { continuation.resume(returning: $0) }
+                    cancellation.close()
+                }
+                if !started {
+                    cancellation.close()
+                    continuation.resume(returning: .failure(.connectionLost("pthread_create failed")))
+                }
+            }
+        } onCancel: {
+            cancellation.fire()
+        }
+    }
+}
