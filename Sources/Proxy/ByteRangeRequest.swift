@@ -72,21 +72,20 @@ enum ByteRangeRequest {
 
     /// Applies the request's Range header to a whole 200 response whose body the proxy holds: bytes in
     /// memory, or a file region (sliced, still sent from the file).
-    static func apply(to response: HTTPResponse, request: HTTPRequest) -> HTTPResponse {
-        guard response.status == .ok else { return response }
+    static func apply(to response: inout HTTPResponse, request: HTTPRequest) {
+        guard response.status == .ok else { return }
         let length: Int
         switch response.body {
         case .bytes(let body): length = body.count
         case .file(let region): length = region.length
-        case .empty, .stream: return response
+        case .empty, .stream: return
         }
-        var response = response
         guard let (status, lower, count) = select(request, length: length, headers: &response.headers) else {
             response.status = .rangeNotSatisfiable
             response.body = .empty
-            return response
+            return
         }
-        guard status == .partialContent else { return response }
+        guard status == .partialContent else { return }
         response.status = status
         switch response.body {
         case .bytes(let body): response.body = .bytes(Array(body[lower..<(lower + count)]))
@@ -94,7 +93,6 @@ enum ByteRangeRequest {
             response.body = HTTPFileRegion(file: region.file, offset: region.offset + lower, length: count).map(HTTPBody.file) ?? .empty
         case .empty, .stream: break
         }
-        return response
     }
 
 

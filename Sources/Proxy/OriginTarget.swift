@@ -1,15 +1,24 @@
 import HTTPServer
 
-/// Where a mount-form or embedded-form request goes: the origin URL and how to treat it.
-struct OriginTarget: Sendable {
+/// Where a mount-form or embedded-form request goes: the origin URL and how to treat it. Immutable and
+/// shared by reference: a routed request hands it through planning and handlers, and each hand-off is
+/// then one reference count rather than one per field.
+final class OriginTarget: Sendable {
     /// The mount that matched, or nil for the embedded form.
-    var mount: Mount?
+    let mount: Mount?
     /// The origin URL: `http(s)://...` with the client's query untouched, or `file://` inside a directory mount.
-    var url: String
+    let url: String
     /// The proxy path the player asked for, percent-decoded; subtitle sets match masters against it.
-    var proxyPath: String
+    let proxyPath: String
     /// The proxy request target (raw path and query), as the player sent it.
-    var proxyTarget: String
+    let proxyTarget: String
+
+    init(mount: Mount?, url: String, proxyPath: String, proxyTarget: String) {
+        self.mount = mount
+        self.url = url
+        self.proxyPath = proxyPath
+        self.proxyTarget = proxyTarget
+    }
 
     /// For a directory mount, the confined absolute file path.
     var filePath: String? {

@@ -10,7 +10,7 @@ extension ProxyHandler {
             file = try HTTPFile(path: path)
         } catch {
             // Nothing there: 404; anything else (a directory, no permission): refused.
-            return RouteResponse(route: "error", response: error.isNoSuchFile
+            return RouteResponse(route: .error, response: error.isNoSuchFile
                 ? Self.errorResponse(.notFound, "file not found") : Self.errorResponse(.forbidden, "file not readable"))
         }
         var headers = HTTPHeaders()
@@ -18,7 +18,7 @@ extension ProxyHandler {
         headers["Cache-Control"] = "max-age=60"
         headers["Accept-Ranges"] = "bytes"
         let body = HTTPFileRegion(file: file, offset: 0, length: file.size).map(HTTPBody.file) ?? .empty
-        return RouteResponse(route: "file", response: HTTPResponse(status: .ok, headers: headers, body: body))
+        return RouteResponse(route: .file, response: HTTPResponse(status: .ok, headers: headers, body: body))
     }
 
     /// Mode `proxy`: streamed through (see `streamThrough`).

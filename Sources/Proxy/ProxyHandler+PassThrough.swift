@@ -75,7 +75,7 @@ extension ProxyHandler {
             headers.remove("Content-Range")
             headers.remove("ETag")  // the bytes may differ from the origin's
             let response = HTTPResponse(status: status, headers: headers, bytes: relocated)
-            return RouteResponse(route: "proxy", response: response, originMilliseconds: elapsed)
+            return RouteResponse(route: .proxy, response: response, originMilliseconds: elapsed)
         }
         var response: HTTPResponse
         if !isPlaylist, let reader = try startDiskFill(stream, target: target, request: request, rangeForwarded: rangeForwarded, fields: responseHeaders) {
@@ -88,7 +88,7 @@ extension ProxyHandler {
         if let diskCache, isDiskCacheable(target, request: request) {
             response = Self.counting(response, from: .origin, in: diskCache)
         }
-        return RouteResponse(route: "proxy", response: response, originMilliseconds: elapsed)
+        return RouteResponse(route: .proxy, response: response, originMilliseconds: elapsed)
     }
 
     /// The streamed response for an origin answer: passed on as is, or sliced when the client asked for

@@ -79,18 +79,21 @@ public final class ProxyHandler: Sendable {
     }
 
     /// Range, route header, CORS, metrics and the access log: the same for every response.
-    private func finish(_ outcome: RouteResponse, request: HTTPRequest, started: ContinuousClock.Instant) -> HTTPResponse {
-        var response = ByteRangeRequest.apply(to: outcome.response, request: request)
+    /// Takes the outcome whole (`consuming`), so its header list is still uniquely owned and the fields
+    /// added here go in place rather than into a copy.
+    private func finish(_ outcome: consuming RouteResponse, request: HTTPRequest, started: ContinuousClock.Instant) -> HTTPResponse {
+        ByteRangeRequest.apply(to: &outcome.response, request: request)
         // Set here and nowhere else, so appended rather than searched for and replaced.
-        response.headers.add("X-HLS-Proxy-Route", outcome.route)
-        cors.decorate(&response, request: request)
+        outcome.response.headers.add("X-HLS-Proxy-Route", outcome.route.rawValue)
+        cors.decorate(&outcome.response, request: request)
         let elapsed = started.duration(to: .now)
-        metrics.recordRequest(route: outcome.route, status: response.status.code)
+        let status = outcome.response.status.code
+        metrics.recordRequest(route: outcome.route, status: status)
         logger.access(
-            method: request.method.rawValue, path: request.rawPath, route: outcome.route, status: response.status.code,
-            bytes: request.method == .head ? 0 : response.body.count, durationMilliseconds: Self.milliseconds(elapsed),
+            method: request.method.rawValue, path: request.rawPath, route: outcome.route.rawValue, status: status,
+            bytes: request.method == .head ? 0 : outcome.response.body.count, durationMilliseconds: Self.milliseconds(elapsed),
             originMilliseconds: outcome.originMilliseconds, client: request.remoteAddress)
-        return response
+        return outcome.response
     }
 
     // MARK: - Dispatch
@@ -110,10 +113,10 @@ public final class ProxyHandler: Sendable {
     /// Routes and classifies a request without any I/O.
     private func plan(for request: HTTPRequest) -> Plan {
         if request.method == .options {
-            return .answered(RouteResponse(route: "preflight", response: cors.preflight(request)))
+            return .answered(RouteResponse(route: .preflight, response: cors.preflight(request)))
         }
         guard request.method == .get || request.method == .head else {
-            return .answered(RouteResponse(route: "error", response: Self.errorResponse(.methodNotAllowed, "only GET, HEAD and OPTIONS are served")))
+            return .answered(RouteResponse(route: .error, response: Self.errorResponse(.methodNotAllowed, "only GET, HEAD and OPTIONS are served")))
         }
         let route: RequestRouter.Route
         do {
@@ -125,16 +128,16 @@ public final class ProxyHandler: Sendable {
         case .health:
             let state = serverState()
             return .answered(state.accepting
-                ? RouteResponse(route: "health", response: Self.text(.ok, "ok"))
-                : RouteResponse(route: "health", response: Self.text(.serviceUnavailable, "draining")))
+                ? RouteResponse(route: .health, response: Self.text(.ok, "ok"))
+                : RouteResponse(route: .health, response: Self.text(.serviceUnavailable, "draining")))
         case .ready:
             let state = serverState()
-            return .answered(RouteResponse(route: "ready", response: state.accepting ? Self.text(.ok, "ready") : Self.text(.serviceUnavailable, "not ready")))
+            return .answered(RouteResponse(route: .ready, response: state.accepting ? Self.text(.ok, "ready") : Self.text(.serviceUnavailable, "not ready")))
         case .metrics:
             let text = metrics.render(openConnections: serverState().openConnections, caches: caches.counts, disk: diskCache?.metrics)
             var response = Self.text(.ok, text, trailingNewline: false)
             response.headers["Content-Type"] = "text/plain; version=0.0.4; charset=utf-8"
-            return .answered(RouteResponse(route: "metrics", response: response))
+            return .answered(RouteResponse(route: .metrics, response: response))
         case .subtitle(let url):
             return .work(.subtitle(url))
         case .origin(let target):
@@ -158,9 +161,9 @@ public final class ProxyHandler: Sendable {
     /// The one place errors become responses.
     private static func errorOutcome(_ error: any Error) -> RouteResponse {
         if let error = error as? HTTPStatusError {
-            return RouteResponse(route: "error", response: errorResponse(error.status, error.reason))
+            return RouteResponse(route: .error, response: errorResponse(error.status, error.reason))
         }
-        return RouteResponse(route: "error", response: errorResponse(.internalServerError, "internal error"))
+        return RouteResponse(route: .error, response: errorResponse(.internalServerError, "internal error"))
     }
 
     /// The first subtitle set whose master rules match a proxy path.
@@ -169,18 +172,22 @@ public final class ProxyHandler: Sendable {
     }
 
     private func redirect(to url: String) -> RouteResponse {
-        var headers = HTTPHeaders()
-        headers["Location"] = url
-        headers["Cache-Control"] = "no-store"
-        return RouteResponse(route: "redirect", response: HTTPResponse(status: .found, headers: headers))
+        var headers = HTTPHeaders(reservingCapacity: Self.fieldCapacity)
+        headers.add("Location", url)
+        headers.add("Cache-Control", "no-store")
+        return RouteResponse(route: .redirect, response: HTTPResponse(status: .found, headers: headers))
     }
 
     // MARK: - Response helpers
 
+    /// Room for a handler's own fields plus those `finish` adds (route, CORS, Accept-Ranges,
+    /// Content-Range), so the list is allocated once per response and never grows.
+    static let fieldCapacity = 8
+
     static func text(_ status: HTTPStatus, _ body: String, trailingNewline: Bool = true) -> HTTPResponse {
-        var headers = HTTPHeaders()
-        headers["Content-Type"] = "text/plain; charset=utf-8"
-        headers["Cache-Control"] = "no-store"
+        var headers = HTTPHeaders(reservingCapacity: fieldCapacity)
+        headers.add("Content-Type", "text/plain; charset=utf-8")
+        headers.add("Cache-Control", "no-store")
         return HTTPResponse(status: status, headers: headers, bytes: Array((trailingNewline ? body + "\n" : body).utf8))
     }
 
@@ -196,7 +203,7 @@ public final class ProxyHandler: Sendable {
 
 /// A response plus the route name that explains it and the time spent waiting on origins.
 struct RouteResponse: Sendable {
-    var route: String
+    var route: ProxyRoute
     var response: HTTPResponse
     var originMilliseconds: Double = 0
 }

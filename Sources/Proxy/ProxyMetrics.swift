@@ -11,21 +11,27 @@ public final class ProxyMetrics: Sendable {
         var sum = 0.0
     }
 
+    /// One lock-free count: every response bumps one, from any loop thread.
+    private final class Counter: Sendable {
+        let value = Atomic<Int>(0)
+    }
+
     private struct State {
-        var requests: [String: [Int]] = [:]        // route -> counts by status class 1xx...5xx (index 1...5)
         var originLatency: [String: Histogram] = [:] // by kind
         var subtitleFallbacks: [String: Int] = [:]   // by reason
     }
 
     private let state = Mutex(State())
+    /// Requests by route and status class: `route.index * 6 + class` (class 0 for codes under 100).
+    private let requests = (0..<(ProxyRoute.allCases.count * 6)).map { _ in Counter() }
 
     /// Makes an empty set of metrics.
     public init() {}
 
     /// Counts one answered request.
-    func recordRequest(route: String, status: Int) {
+    func recordRequest(route: ProxyRoute, status: Int) {
         let statusClass = min(max(status / 100, 0), 5)
-        state.withLock { $0.requests[route, default: [Int](repeating: 0, count: 6)][statusClass] += 1 }
+        requests[route.index &* 6 &+ statusClass].value.add(1, ordering: .relaxed)
     }
 
     /// Records how long one origin fetch took.
@@ -58,10 +64,11 @@ public final class ProxyMetrics: Sendable {
         var out = ""
         out += "# HELP hls_proxy_requests_total Requests answered, by route and status class.\n"
         out += "# TYPE hls_proxy_requests_total counter\n"
-        for route in snapshot.requests.keys.sorted() {
-            guard let counts = snapshot.requests[route] else { continue }
-            for (statusClass, value) in counts.enumerated() where value > 0 {
-                out += "hls_proxy_requests_total{route=\"\(route)\",status=\"\(statusClass)xx\"} \(value)\n"
+        for route in ProxyRoute.allCases {
+            for statusClass in 0..<6 {
+                let value = requests[route.index * 6 + statusClass].value.load(ordering: .relaxed)
+                guard value > 0 else { continue }
+                out += "hls_proxy_requests_total{route=\"\(route.rawValue)\",status=\"\(statusClass)xx\"} \(value)\n"
             }
         }
         out += "# HELP hls_proxy_origin_fetch_duration_seconds Origin fetch latency, by kind.\n"

@@ -12,54 +12,97 @@ struct RequestRouter: Sendable {
     }
 
     let mounts: [String: Mount]
+    /// The mounts with their names as bytes, for matching a raw first segment without building a String.
+    let mountsByBytes: [(name: [UInt8], mount: Mount)]
     let allowHosts: [HostPattern]
 
     init(config: ProxyConfig) {
         var byName: [String: Mount] = [:]
         for mount in config.mounts { byName[mount.name] = mount }
         mounts = byName
+        mountsByBytes = config.mounts.map { (Array($0.name.utf8), $0) }
         allowHosts = config.embedded.allowHosts
+    }
+
+    /// The first path segment: what it names, where it ends, and whether the path has escapes.
+    private struct FirstSegment {
+        enum Kind { case health, ready, metrics, subtitle, embedded, mount(Int), other }
+        var kind: Kind
+        /// Bytes before the first segment (0 or 1, the leading "/").
+        var start: Int
+        /// The first segment's length in bytes.
+        var length: Int
+        /// Whether a "/" follows the first segment.
+        var hasRest: Bool
+        /// Whether the path contains "%" anywhere.
+        var hasEscapes: Bool
+    }
+
+    /// Reads the first segment from raw bytes: every request passes here, so nothing is allocated and
+    /// names are compared as bytes (a Character comparison runs grapheme breaking on every step).
+    private func firstSegment(_ bytes: UnsafeBufferPointer<UInt8>) -> FirstSegment {
+        let start = bytes.first == UInt8(ascii: "/") ? 1 : 0
+        var end = start
+        while end < bytes.count, bytes[end] != UInt8(ascii: "/") { end += 1 }
+        let hasEscapes = bytes.contains(UInt8(ascii: "%"))
+        let name = UnsafeBufferPointer(rebasing: bytes[start..<end])
+        let hasRest = end < bytes.count
+        var kind = FirstSegment.Kind.other
+        if !hasRest && name.elementsEqual("healthz".utf8) {
+            kind = .health
+        } else if !hasRest && name.elementsEqual("readyz".utf8) {
+            kind = .ready
+        } else if !hasRest && name.elementsEqual("metrics".utf8) {
+            kind = .metrics
+        } else if name.elementsEqual(SubtitleURL.reservedPrefix.utf8) {
+            kind = .subtitle
+        } else if let index = mountsByBytes.firstIndex(where: { $0.name.elementsEqual(name) }) {
+            kind = .mount(index)
+        } else if name.elementsEqual("http".utf8) || name.elementsEqual("https".utf8) {
+            kind = .embedded
+        }
+        return FirstSegment(kind: kind, start: start, length: end - start, hasRest: hasRest, hasEscapes: hasEscapes)
     }
 
     /// Routes a request target given as raw (still percent-encoded) path and query.
     /// Only the first segment is split off: every segment request passes here, so the rest of the path
     /// is carried as one raw slice.
     func route(rawPath: String, query: String?) throws(ProxyError) -> Route {
-        let afterSlash = rawPath.utf8.first == UInt8(ascii: "/") ? rawPath.dropFirst() : rawPath[...]
-        // Searched as bytes (a Character search runs grapheme breaking on every step), over contiguous
-        // storage when there is some.
-        let utf8 = afterSlash.utf8
-        let offset = utf8.withContiguousStorageIfAvailable { $0.firstIndex(of: UInt8(ascii: "/")) ?? $0.count }
-        let firstEnd = offset.map { utf8.index(utf8.startIndex, offsetBy: $0) }
-            ?? utf8.firstIndex(of: UInt8(ascii: "/")) ?? afterSlash.endIndex
-        let first = afterSlash[..<firstEnd]
-        let rest: Substring? = firstEnd < afterSlash.endIndex ? afterSlash[afterSlash.index(after: firstEnd)...] : nil
-        guard !first.isEmpty else {
+        var path = rawPath
+        let segment = path.withUTF8 { firstSegment($0) }
+        let utf8 = path.utf8
+        let firstStart = utf8.index(utf8.startIndex, offsetBy: segment.start)
+        let firstEnd = utf8.index(firstStart, offsetBy: segment.length)
+        let first = path[firstStart..<firstEnd]
+        let rest: Substring? = segment.hasRest ? path[utf8.index(after: firstEnd)...] : nil
+        guard segment.length > 0 else {
             throw .notFound("no mount given: use /{mount}/{path} or /{http|https}/{host}/{path}")
         }
-        switch first {
-        case "healthz" where rest == nil: return .health
-        case "readyz" where rest == nil: return .ready
-        case "metrics" where rest == nil: return .metrics
-        case Substring(SubtitleURL.reservedPrefix):
+        let mount: Mount
+        switch segment.kind {
+        case .health: return .health
+        case .ready: return .ready
+        case .metrics: return .metrics
+        case .subtitle:
             let segments = rest?.split(separator: "/", omittingEmptySubsequences: false) ?? []
             guard let url = SubtitleURL(segmentsAfterPrefix: segments[...]) else {
                 throw .notFound("unknown synthesized resource")
             }
             return .subtitle(url)
-        case "http", "https":
-            if mounts[String(first)] == nil {
-                let segments = rest?.split(separator: "/", omittingEmptySubsequences: false) ?? []
-                return .origin(try embeddedTarget(scheme: String(first), segments: segments[...], query: query))
-            }
-        default:
-            break
+        case .embedded:
+            let segments = rest?.split(separator: "/", omittingEmptySubsequences: false) ?? []
+            return .origin(try embeddedTarget(scheme: String(first), segments: segments[...], query: query))
+        case .mount(let index):
+            mount = mountsByBytes[index].mount
+        case .other:
+            // Only an escaped spelling of a mount's name can still name one.
+            let name = try PathDecoding.decodeSegment(first)
+            guard let named = mounts[name] else { throw .notFound("no mount named \"\(Sanitized.text(name))\"") }
+            mount = named
         }
-        let name = try PathDecoding.decodeSegment(first)
-        guard let mount = mounts[name] else { throw .notFound("no mount named \"\(Sanitized.text(name))\"") }
         // The raw path is `/{mount}/{rest}` as sent; without escapes it is also the decoded path.
-        let unescaped = !rawPath.containsUTF8(UInt8(ascii: "%")) && rawPath.utf8.first == UInt8(ascii: "/")
-        return .origin(try mountTarget(mount, rawRest: rest ?? "", query: query, rawPath: unescaped && rest != nil ? rawPath : nil))
+        let unescaped = !segment.hasEscapes && segment.start == 1 && rest != nil
+        return .origin(try mountTarget(mount, rawRest: rest ?? "", query: query, rawPath: unescaped ? path : nil))
     }
 
     /// The origin target of a mount-form request; `rawRest` is the raw path after `/{mount}/`.

@@ -26,7 +26,7 @@ extension ProxyHandler {
               let reader = diskCache.open(key: cacheKey(target.url, mount: target.mount, request: request)) else { return nil }
         diskCache.record { $0.hits += 1 }
         let response = Self.counting(Self.cachedResponse(reader, request: request), from: .disk, in: diskCache)
-        return RouteResponse(route: "cache", response: response)
+        return RouteResponse(route: .cache, response: response)
     }
 
     /// A GET or HEAD for a complete stored object, answered on the loop thread: the body goes from the
@@ -38,13 +38,14 @@ extension ProxyHandler {
         // Room for the stored fields and those added on the way out (range, route, CORS).
         var headers = HTTPHeaders(reservingCapacity: entry.fields.count + 6)
         for field in entry.fields { headers.add(field.name, field.value) }
-        let response = ByteRangeRequest.apply(to: HTTPResponse(status: .ok, headers: headers, body: .file(region)), request: request)
+        var response = HTTPResponse(status: .ok, headers: headers, body: .file(region))
+        ByteRangeRequest.apply(to: &response, request: request)
         let sent = request.method == .head ? 0 : response.body.count
         diskCache.record { counters in
             counters.hits += 1
             counters.count(bytes: sent, from: .disk)
         }
-        return RouteResponse(route: "cache", response: response)
+        return RouteResponse(route: .cache, response: response)
     }
 
     /// The response with each body byte it sends counted as coming from `source`.

@@ -29,12 +29,12 @@ extension ProxyHandler {
         for field in version.fields { headers.add(field.name, field.value) }
         guard let (status, lower, count) = ByteRangeRequest.select(request, length: version.objectLength, headers: &headers) else {
             diskCache.record { $0.hits += 1 }
-            return RouteResponse(route: "cache", response: HTTPResponse(status: .rangeNotSatisfiable, headers: headers, body: .empty))
+            return RouteResponse(route: .cache, response: HTTPResponse(status: .rangeNotSatisfiable, headers: headers, body: .empty))
         }
         let upper = lower + count - 1
         if request.method == .head {
             diskCache.record { $0.hits += 1 }
-            return RouteResponse(route: "cache", response: HTTPResponse(status: status, headers: headers, body: .stream(length: upper - lower + 1, producer: { _ in })))
+            return RouteResponse(route: .cache, response: HTTPResponse(status: status, headers: headers, body: .stream(length: upper - lower + 1, producer: { _ in })))
         }
         // Only pieces of one version are served side by side (the cache keeps no other without a validator).
         // Headers are checked when read (offset + length <= object length, length > 0), so the bounds hold.
@@ -64,7 +64,7 @@ extension ProxyHandler {
         guard missing else {
             diskCache.record { $0.hits += 1 }
             let fromDisk = planned
-            return RouteResponse(route: "cache", response: HTTPResponse(status: status, headers: headers, body: .stream(length: upper - lower + 1, producer: { writer in
+            return RouteResponse(route: .cache, response: HTTPResponse(status: status, headers: headers, body: .stream(length: upper - lower + 1, producer: { writer in
                 try await Self.send(fromDisk, to: writer, counting: diskCache, fetch: { _, _ in throw DiskCacheError.originChanged })
             })))
         }
@@ -103,7 +103,7 @@ extension ProxyHandler {
                 return self.source(for: stream, target: target, lower: first, upper: last, of: version)
             }
         }))
-        return RouteResponse(route: "proxy", response: response, originMilliseconds: elapsed)
+        return RouteResponse(route: .proxy, response: response, originMilliseconds: elapsed)
     }
 
     /// Writes the planned spans in order, counting bytes by where they came from; origin ranges not yet

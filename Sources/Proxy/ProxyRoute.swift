@@ -1,0 +1,38 @@
+/// What the proxy did with a request: sent as `X-HLS-Proxy-Route`, logged, and counted in
+/// `hls_proxy_requests_total{route=...}`. A closed set, so metrics count into a fixed table.
+enum ProxyRoute: String, CaseIterable, Sendable {
+    case cache
+    case error
+    case file
+    case health
+    case master
+    case metrics
+    case passthrough
+    case playlist
+    case preflight
+    case proxy
+    case ready
+    case redirect
+    case subtitle
+    case subtitlePlaylist = "subtitle-playlist"
+
+    /// The position in `allCases`, which is also the order metrics are written in (by name).
+    var index: Int {
+        switch self {
+        case .cache: 0
+        case .error: 1
+        case .file: 2
+        case .health: 3
+        case .master: 4
+        case .metrics: 5
+        case .passthrough: 6
+        case .playlist: 7
+        case .preflight: 8
+        case .proxy: 9
+        case .ready: 10
+        case .redirect: 11
+        case .subtitle: 12
+        case .subtitlePlaylist: 13
+        }
+    }
+}
