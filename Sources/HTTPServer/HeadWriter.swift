@@ -33,8 +33,9 @@ struct HeadWriter {
         text.withUTF8Buffer { append($0) }
     }
 
-    /// Appends text known to be safe (header names already checked to be tokens).
-    mutating func append(_ text: String) {
+    /// Appends text known to be safe (header names already checked to be tokens). Labelled so a
+    /// literal picks the StaticString overload rather than being made into a String.
+    mutating func append(contentsOf text: String) {
         if text.utf8.withContiguousStorageIfAvailable({ append($0) }) == nil {
             for byte in text.utf8 { append(byte) }
         }
@@ -43,7 +44,7 @@ struct HeadWriter {
     /// Appends text with CR, LF and other controls replaced by SP, so no value can split the response.
     mutating func appendSanitized(_ text: String) {
         let start = count
-        append(text)
+        append(contentsOf: text)
         guard fits, let base else { return }
         for index in start..<count where ResponseWriter.isControl(base[index]) { base[index] = 0x20 }
     }

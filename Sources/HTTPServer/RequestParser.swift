@@ -119,11 +119,14 @@ struct RequestLine {
             return .failure(.badRequest("malformed request target"))
         }
         // RFC 9112 §2.3: HTTP-version = "HTTP/" DIGIT "." DIGIT, case-sensitive.
-        guard versionBytes.count == 8, versionBytes.starts(with: "HTTP/".utf8) else {
+        guard versionBytes.count == 8 else { return .failure(.badRequest("malformed HTTP version")) }
+        let v = versionBytes.startIndex
+        guard versionBytes[v] == 0x48, versionBytes[v + 1] == 0x54, versionBytes[v + 2] == 0x54,
+              versionBytes[v + 3] == 0x50, versionBytes[v + 4] == 0x2F else { // "HTTP/"
             return .failure(.badRequest("malformed HTTP version"))
         }
-        let major = versionBytes[versionBytes.startIndex + 5], dot = versionBytes[versionBytes.startIndex + 6]
-        let minor = versionBytes[versionBytes.startIndex + 7]
+        let major = versionBytes[v + 5], dot = versionBytes[v + 6]
+        let minor = versionBytes[v + 7]
         guard dot == 0x2E, (0x30...0x39).contains(major), (0x30...0x39).contains(minor) else {
             return .failure(.badRequest("malformed HTTP version"))
         }

@@ -12,7 +12,7 @@ struct RequestTarget {
             return .success(RequestTarget(path: "*", rawPath: "*", query: nil))
         }
         var pathAndQuery = Substring(target)
-        if !target.hasPrefix("/") {
+        if target.utf8.first != 0x2F {
             let lowered = target.prefix(8).lowercased()
             let schemeLength = lowered.hasPrefix("http://") ? 7 : lowered.hasPrefix("https://") ? 8 : 0
             guard schemeLength > 0 else { return .failure(.badRequest("unsupported request target form")) }
@@ -22,7 +22,10 @@ struct RequestTarget {
             pathAndQuery = afterScheme[authorityEnd...]
             if !pathAndQuery.hasPrefix("/") { pathAndQuery = "/" + pathAndQuery }
         }
-        let queryStart = pathAndQuery.utf8.firstIndex(of: 0x3F)
+        // Over contiguous bytes when there are some (a generic Substring search costs several times more).
+        let utf8 = pathAndQuery.utf8
+        let queryOffset = utf8.withContiguousStorageIfAvailable { $0.firstIndex(of: 0x3F) }
+        let queryStart = queryOffset.map { $0.map { utf8.index(utf8.startIndex, offsetBy: $0) } } ?? utf8.firstIndex(of: 0x3F)
         // The usual origin-form target without a query is its own raw path: share the string.
         let rawPath = queryStart == nil && target.utf8.first == 0x2F
             ? target : String(pathAndQuery[..<(queryStart ?? pathAndQuery.endIndex)])

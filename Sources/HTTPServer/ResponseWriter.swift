@@ -47,7 +47,7 @@ enum ResponseWriter {
             // The server frames the message itself: its Content-Length, Date and Connection win.
             guard isHandlerField(field.name) else { continue }
             if field.name.utf8.count == 6, HTTPHeaders.equalNames(field.name, "Server") { handlerSetServer = true }
-            head.append(field.name)
+            head.append(contentsOf: field.name)
             head.append(": ")
             head.appendSanitized(field.value)
             head.append("\r\n")

@@ -43,8 +43,10 @@ enum ByteRangeRequest {
     /// in `headers`), or nil for 416 (its `Content-Range: bytes */length` set).
     static func select(_ request: HTTPRequest, length: Int, headers: inout HTTPHeaders) -> (status: HTTPStatus, lower: Int, count: Int)? {
         if !headers.contains("Accept-Ranges") { headers.add("Accept-Ranges", "bytes") }
+        // Most requests have no Range, and then If-Range does not matter either.
+        guard let range = request.headers["Range"] else { return (.ok, 0, length) }
         guard ifRangeHolds(request, for: headers) else { return (.ok, 0, length) }
-        switch outcome(header: request.headers["Range"], length: length) {
+        switch outcome(header: range, length: length) {
         case .whole:
             return (.ok, 0, length)
         case .partial(let lower, let upper):

@@ -31,21 +31,21 @@ final class MemoryCache<Value: Sendable>: Sendable {
     /// (the fast path before the full one) passes `countingMiss: false` so a miss is counted once.
     func value(for key: String, now: ContinuousClock.Instant = .now, countingMiss: Bool = true) -> Value? {
         state.withLock { state in
-            guard var entry = state.entries[key] else {
+            // One hash of the key: the entry is found once and marked as used in place.
+            guard let index = state.entries.index(forKey: key) else {
                 if countingMiss { state.misses += 1 }
                 return nil
             }
-            guard entry.expires > now else {
-                state.entries[key] = nil
-                state.totalCost -= entry.cost
+            guard state.entries.values[index].expires > now else {
+                state.totalCost -= state.entries.values[index].cost
+                state.entries.remove(at: index)
                 if countingMiss { state.misses += 1 }
                 return nil
             }
             state.tick &+= 1
-            entry.lastUse = state.tick
-            state.entries[key] = entry
+            state.entries.values[index].lastUse = state.tick
             state.hits += 1
-            return entry.value
+            return state.entries.values[index].value
         }
     }
 

@@ -16,12 +16,12 @@ extension ProxyHandler {
         do {
             let bytes = try set.rewrite(body, masterTarget: target.proxyTarget)
             caches.rewritten.store(bytes, for: key, cost: bytes.count + 128, ttl: ConfigSeconds.duration(config.cache.masterTTL))
-            return RouteResponse(route: .master, response: playlistResponse(bytes, maxAge: config.cache.masterTTL), originMilliseconds: originMilliseconds)
+            return RouteResponse(route: .master, response: playlistResponse(bytes, cacheControl: masterCacheControl), originMilliseconds: originMilliseconds)
         } catch {
             // Not a master (a variant's media playlist, or not a playlist at all): hand it on untouched.
             var headers = HTTPHeaders()
             headers["Content-Type"] = fetched.contentType ?? Self.contentType(forPath: target.proxyPath)
-            headers["Cache-Control"] = "max-age=\(ConfigSeconds.maxAge(config.cache.masterTTL))"
+            headers["Cache-Control"] = masterCacheControl
             let route: ProxyRoute = (try? Playlist.parse(fetched.body)) == nil ? .passthrough : .playlist
             return RouteResponse(route: route, response: HTTPResponse(status: .ok, headers: headers, bytes: body), originMilliseconds: originMilliseconds)
         }
@@ -31,17 +31,17 @@ extension ProxyHandler {
     func cachedMaster(_ target: OriginTarget, set: SubtitleSet, request: HTTPRequest, countingMiss: Bool = true) -> RouteResponse? {
         let key = rewrittenKey(target, set: set, request: request)
         guard let bytes = caches.rewritten.value(for: key, countingMiss: countingMiss) else { return nil }
-        return RouteResponse(route: .master, response: playlistResponse(bytes, maxAge: config.cache.masterTTL))
+        return RouteResponse(route: .master, response: playlistResponse(bytes, cacheControl: masterCacheControl))
     }
 
     private func rewrittenKey(_ target: OriginTarget, set: SubtitleSet, request: HTTPRequest) -> String {
         set.name + "\u{1}" + cacheKey(target.url, mount: target.mount, request: request)
     }
 
-    func playlistResponse(_ bytes: [UInt8], maxAge: Double) -> HTTPResponse {
+    func playlistResponse(_ bytes: [UInt8], cacheControl: String) -> HTTPResponse {
         var headers = HTTPHeaders(reservingCapacity: Self.fieldCapacity)
         headers.add("Content-Type", Self.playlistContentType)
-        headers.add("Cache-Control", "max-age=\(ConfigSeconds.maxAge(maxAge))")
+        headers.add("Cache-Control", cacheControl)
         return HTTPResponse(status: .ok, headers: headers, bytes: bytes)
     }
 

@@ -25,7 +25,7 @@ extension ProxyHandler {
                 let durations = await windows(for: track, set: set, master: master, timeline: timeline, request: request)
                 body = SubtitlePlaylistBuilder.segmented(durations: durations, uri: { "\($0).vtt" }, playlistType: timeline?.playlistType ?? "VOD")
             }
-            return RouteResponse(route: .subtitlePlaylist, response: playlistResponse(body, maxAge: config.cache.subtitleTTL))
+            return RouteResponse(route: .subtitlePlaylist, response: playlistResponse(body, cacheControl: subtitleCacheControl))
         case .segment(let index):
             let document = await subtitleDocument(set: set, track: track, master: master, request: request)
             let bytes: [UInt8]
@@ -41,7 +41,7 @@ extension ProxyHandler {
             }
             var headers = HTTPHeaders()
             headers["Content-Type"] = Self.webVTTContentType
-            headers["Cache-Control"] = "max-age=\(ConfigSeconds.maxAge(config.cache.subtitleTTL))"
+            headers["Cache-Control"] = subtitleCacheControl
             return RouteResponse(route: .subtitle, response: HTTPResponse(status: .ok, headers: headers, bytes: bytes))
         }
     }

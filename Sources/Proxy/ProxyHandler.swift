@@ -13,6 +13,9 @@ public final class ProxyHandler: Sendable {
     /// Pass-through objects and ranges on disk; nil when `cache.disk_directory` is unset.
     let diskCache: DiskCache?
     let cors: CORSPolicy
+    /// `Cache-Control` values for rewritten masters and synthesized subtitle playlists, made once.
+    let masterCacheControl: String
+    let subtitleCacheControl: String
     /// Reports open client connections and whether the server is draining; set by the service.
     let serverState: @Sendable () -> (openConnections: Int, accepting: Bool)
 
@@ -32,12 +35,14 @@ public final class ProxyHandler: Sendable {
         self.caches = ProxyCaches(budget: config.cache.maxBytes)
         self.diskCache = Self.makeDiskCache(config.cache, logger: logger)
         self.cors = CORSPolicy(allowOrigins: config.cors.allowOrigins)
+        self.masterCacheControl = "max-age=\(ConfigSeconds.maxAge(config.cache.masterTTL))"
+        self.subtitleCacheControl = "max-age=\(ConfigSeconds.maxAge(config.cache.subtitleTTL))"
         self.serverState = serverState
     }
 
     /// The entry point given to the HTTP server.
     public func handle(_ request: HTTPRequest) async -> HTTPResponse {
-        let started = ContinuousClock.now
+        let started = logger.accessEnabled ? ContinuousClock.now : nil
         let outcome: RouteResponse
         switch plan(for: request) {
         case .answered(let answer):
@@ -63,7 +68,8 @@ public final class ProxyHandler: Sendable {
     /// files of directory mounts, masters already in the cache and objects stored whole on disk. Nil means the request needs I/O: pass it to `handle`.
     /// Safe to call on the server's loop thread; it never blocks.
     public func handleImmediately(_ request: HTTPRequest) -> HTTPResponse? {
-        let started = ContinuousClock.now
+        // The clock is read only for the access log's duration.
+        let started = logger.accessEnabled ? ContinuousClock.now : nil
         switch plan(for: request) {
         case .answered(let answer):
             return finish(answer, request: request, started: started)
@@ -81,18 +87,20 @@ public final class ProxyHandler: Sendable {
     /// Range, route header, CORS, metrics and the access log: the same for every response.
     /// Takes the outcome whole (`consuming`), so its header list is still uniquely owned and the fields
     /// added here go in place rather than into a copy.
-    private func finish(_ outcome: consuming RouteResponse, request: HTTPRequest, started: ContinuousClock.Instant) -> HTTPResponse {
+    private func finish(_ outcome: consuming RouteResponse, request: HTTPRequest, started: ContinuousClock.Instant?) -> HTTPResponse {
         ByteRangeRequest.apply(to: &outcome.response, request: request)
         // Set here and nowhere else, so appended rather than searched for and replaced.
         outcome.response.headers.add("X-HLS-Proxy-Route", outcome.route.rawValue)
         cors.decorate(&outcome.response, request: request)
-        let elapsed = started.duration(to: .now)
         let status = outcome.response.status.code
         metrics.recordRequest(route: outcome.route, status: status)
-        logger.access(
-            method: request.method.rawValue, path: request.rawPath, route: outcome.route.rawValue, status: status,
-            bytes: request.method == .head ? 0 : outcome.response.body.count, durationMilliseconds: Self.milliseconds(elapsed),
-            originMilliseconds: outcome.originMilliseconds, client: request.remoteAddress)
+        if let started {
+            logger.access(
+                method: request.method.rawValue, path: request.rawPath, route: outcome.route.rawValue, status: status,
+                bytes: request.method == .head ? 0 : outcome.response.body.count,
+                durationMilliseconds: Self.milliseconds(started.duration(to: .now)),
+                originMilliseconds: outcome.originMilliseconds, client: request.remoteAddress)
+        }
         return outcome.response
     }
 
