@@ -25,7 +25,18 @@ struct HeadScanner {
         var index = scanned
         defer { scanned = index }
         while index < head.count {
+            // Ordinary bytes (not LF, CR or a forbidden control) change nothing but the position, so they
+            // are skipped in a tight loop up to the current part's size limit; past it one is an error.
+            let limit = requestLineEnd < 0 ? limits.maxRequestLineBytes : requestLineEnd.addingReportingOverflow(limits.maxHeaderBytes).partialValue
+            let stop = limit < 0 || limit >= head.count ? head.count : max(index, limit + 1)
+            while index < stop, Self.isOrdinary(head[index]) { index += 1 }
+            guard index < head.count else { break }
             let byte = head[index]
+            if Self.isOrdinary(byte) {
+                return .failed(requestLineEnd < 0
+                    ? RequestError(status: .uriTooLong, reason: "request line too long")
+                    : RequestError(status: .requestHeaderFieldsTooLarge, reason: "header section too large"))
+            }
             if byte == 0x0A {
                 if requestLineEnd < 0 {
                     requestLineEnd = index
@@ -58,5 +69,11 @@ struct HeadScanner {
             index += 1
         }
         return .needMore
+    }
+
+    /// A byte that is neither a line ending nor forbidden: visible ASCII, SP, HTAB, or any byte >= 0x80.
+    @inline(__always)
+    private static func isOrdinary(_ byte: UInt8) -> Bool {
+        (byte >= 0x20 && byte != 0x7F) || byte == 0x09
     }
 }

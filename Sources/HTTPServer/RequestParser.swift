@@ -1,3 +1,5 @@
+import Glibc
+
 /// A request head the parser accepted: the request without its body, and how to frame what follows.
 struct RequestHead {
     /// Method, target, path, query, version and headers; body and remote address are filled in later.
@@ -17,20 +19,20 @@ enum RequestParser {
         // RFC 9112 §2.2: a bare CR (one not ending a line) must be rejected (or replaced; we reject).
         // Checked over the whole head first, so it is reported whatever else is wrong.
         var lineCount = 0
-        for index in 0..<head.count {
-            switch head[index] {
-            case 0x0A: lineCount += 1
-            case 0x0D where index + 1 == head.count || head[index + 1] != 0x0A:
-                return .failure(.badRequest("bare CR in request head"))
-            default: continue
-            }
+        var next = 0
+        while let index = find(0x0D, in: head, from: next) {
+            if index + 1 == head.count || head[index + 1] != 0x0A { return .failure(.badRequest("bare CR in request head")) }
+            lineCount += 1
+            next = index + 2
         }
         var start: RequestLine?
         var fields = HeaderFieldsSummary()
         var headers = HTTPHeaders(reservingCapacity: max(0, lineCount - 2))
         var lineStart = 0
         var complete = false
-        for index in 0..<head.count where head[index] == 0x0A {
+        next = 0
+        while let index = find(0x0A, in: head, from: next) {
+            next = index + 1
             var end = index
             if end > lineStart, head[end - 1] == 0x0D { end -= 1 }
             let line = head[lineStart..<end]
@@ -53,6 +55,14 @@ enum RequestParser {
         }
         guard let start, complete else { return .failure(.badRequest("incomplete request head")) }
         return finish(start, headers: headers, fields: fields, limits: limits)
+    }
+
+    /// The first index of `byte` at or after `start`, found with memchr (a head is mostly long runs
+    /// between line endings).
+    private static func find(_ byte: UInt8, in head: Bytes, from start: Int) -> Int? {
+        guard start < head.count, let base = head.baseAddress else { return nil }
+        guard let found = memchr(base + start, Int32(byte), head.count - start) else { return nil }
+        return base.distance(to: found.assumingMemoryBound(to: UInt8.self))
     }
 
     /// The checks that need the whole head, in order: framing, method, size, target.

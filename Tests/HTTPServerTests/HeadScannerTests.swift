@@ -1,0 +1,114 @@
+@testable import HTTPServer
+import Testing
+
+/// The head scanner skips ordinary bytes in a tight loop; these tests hold it to the plain byte-by-byte
+/// rules it replaced, on generated heads near every limit, fed whole and in pieces.
+@Suite struct HeadScannerTests {
+    /// The rules one byte at a time, as the scanner applied them before the fast path.
+    static func reference(_ head: [UInt8], limits: RequestLimits) -> HeadScanner.Progress {
+        var lineStart = 0, requestLineEnd = -1, headerLines = 0
+        for index in head.indices {
+            let byte = head[index]
+            if byte == 0x0A {
+                if requestLineEnd < 0 {
+                    requestLineEnd = index
+                } else {
+                    let length = index - lineStart
+                    if length == 0 || (length == 1 && head[lineStart] == 0x0D) { return .complete(length: index + 1) }
+                    headerLines += 1
+                    if headerLines > limits.maxHeaderCount {
+                        return .failed(RequestError(status: .requestHeaderFieldsTooLarge, reason: "too many header fields"))
+                    }
+                }
+                lineStart = index + 1
+            } else if (byte < 0x20 && byte != 0x09 && byte != 0x0D) || byte == 0x7F {
+                return .failed(.badRequest(byte == 0x16 && index == 0
+                    ? "TLS handshake sent to a plain HTTP port" : "control character in request head"))
+            }
+            if requestLineEnd < 0 {
+                if index > limits.maxRequestLineBytes {
+                    return .failed(RequestError(status: .uriTooLong, reason: "request line too long"))
+                }
+            } else if index - requestLineEnd > limits.maxHeaderBytes {
+                return .failed(RequestError(status: .requestHeaderFieldsTooLarge, reason: "header section too large"))
+            }
+        }
+        return .needMore
+    }
+
+    /// A small deterministic generator (SplitMix64), so a failure names a reproducible case.
+    struct Generator {
+        var state: UInt64
+        mutating func next(_ bound: Int) -> Int {
+            state &+= 0x9E37_79B9_7F4A_7C15
+            var z = state
+            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+            return Int(truncatingIfNeeded: (z ^ (z >> 31)) % UInt64(bound))
+        }
+    }
+
+    /// A head-like run of bytes: mostly letters, with line endings, the odd control byte and bytes >= 0x80.
+    static func makeHead(_ random: inout Generator) -> [UInt8] {
+        var bytes: [UInt8] = []
+        let length = random.next(90)
+        for _ in 0..<length {
+            switch random.next(40) {
+            case 0...4: bytes += [0x0D, 0x0A]
+            case 5: bytes.append(0x0A)
+            case 6: bytes.append(0x0D)
+            case 7: bytes.append([0x00, 0x16, 0x1F, 0x7F, 0x09][random.next(5)])
+            case 8: bytes.append(0x80 + UInt8(random.next(128)))
+            default: bytes.append(0x41 + UInt8(random.next(26)))
+            }
+        }
+        if random.next(2) == 0 { bytes += [0x0D, 0x0A, 0x0D, 0x0A] }
+        return bytes
+    }
+
+    static func scan(_ head: [UInt8], limits: RequestLimits, piece: Int) -> HeadScanner.Progress {
+        var scanner = HeadScanner()
+        var end = 0
+        while true {
+            end = min(head.count, end + piece)
+            let result = head[0..<end].withUnsafeBufferPointer { scanner.scan($0, limits: limits) }
+            if result != .needMore || end == head.count { return result }
+        }
+    }
+
+    @Test func theFastPathAgreesWithTheByteByByteRules() {
+        var random = Generator(state: 20_261_129)
+        var configuration = HTTPServerConfiguration()
+        var checked = 0
+        for round in 0..<4000 {
+            configuration.maxRequestLineBytes = 16 + random.next(40)
+            configuration.maxHeaderBytes = random.next(60)
+            configuration.maxHeaderCount = random.next(6)
+            let limits = RequestLimits(configuration)
+            let head = Self.makeHead(&random)
+            let expected = Self.reference(head, limits: limits)
+            for piece in [head.count + 1, 1, 1 + round % 7] {
+                let got = Self.scan(head, limits: limits, piece: max(1, piece))
+                #expect(got == expected, "head \(head), limits \(limits), piece \(piece)")
+                checked += 1
+            }
+        }
+        #expect(checked == 12_000)
+    }
+
+    @Test func anOrdinaryByteJustPastEachLimitFailsAndOneAtTheLimitDoesNot() {
+        var configuration = HTTPServerConfiguration()
+        configuration.maxRequestLineBytes = 20
+        configuration.maxHeaderBytes = 10
+        let limits = RequestLimits(configuration)
+        // Indexes 0...20 of the request line are allowed; index 21 is one too many.
+        let atLimit = Array(repeating: UInt8(ascii: "a"), count: 21)
+        #expect(Self.scan(atLimit, limits: limits, piece: 64) == .needMore)
+        #expect(Self.scan(atLimit + [0x61], limits: limits, piece: 64) == .failed(RequestError(status: .uriTooLong, reason: "request line too long")))
+        // After the request line's LF at index 3, header bytes may reach index 13 (3 + 10).
+        let headers = Array("abc\n".utf8) + Array(repeating: UInt8(ascii: "h"), count: 10)
+        #expect(Self.scan(headers, limits: limits, piece: 64) == .needMore)
+        #expect(Self.scan(headers + [0x68], limits: limits, piece: 64)
+            == .failed(RequestError(status: .requestHeaderFieldsTooLarge, reason: "header section too large")))
+    }
+}
