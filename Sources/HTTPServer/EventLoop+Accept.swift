@@ -105,7 +105,7 @@ extension EventLoop {
             for: RequestError(status: .serviceUnavailable, reason: "too many connections"))
         let framing = ResponseWriter.Framing(
             isHeadRequest: false, keepAlive: false, requestVersion: .http1_1,
-            date: date.current(), serverName: configuration.serverName)
+            date: date.current(), serverField: serverField)
         let (head, body) = ResponseWriter.serialize(response, framing: framing)
         return head + body
     }

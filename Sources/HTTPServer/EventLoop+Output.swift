@@ -48,7 +48,7 @@ extension EventLoop {
         }
         let framing = ResponseWriter.Framing(
             isHeadRequest: connection.isHeadRequest, keepAlive: keepAlive,
-            requestVersion: connection.requestVersion, date: date.current(), serverName: configuration.serverName)
+            requestVersion: connection.requestVersion, date: date.current(), serverField: serverField)
         var headCount = ResponseWriter.writeHead(response, framing: framing, into: headBuffer)
         if headCount > headBuffer.count {
             headBuffer.deallocate()

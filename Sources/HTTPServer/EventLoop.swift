@@ -14,6 +14,8 @@ final class EventLoop: @unchecked Sendable {
 
     let configuration: HTTPServerConfiguration
     let limits: RequestLimits
+    /// The Server field line every response carries, sanitized once.
+    let serverField: [UInt8]
     let handler: HTTPHandler
     let immediateHandler: HTTPImmediateHandler?
     let mailbox: LoopMailbox
@@ -50,6 +52,7 @@ final class EventLoop: @unchecked Sendable {
         self.configuration = configuration
         self.tally = tally
         self.limits = RequestLimits(configuration)
+        self.serverField = ResponseWriter.serverField(configuration.serverName)
         self.handler = handler
         self.immediateHandler = immediateHandler
         self.listener = listener

@@ -10,8 +10,29 @@ enum ResponseWriter {
         var requestVersion: HTTPVersion
         /// The Date value bytes.
         var date: [UInt8]
-        /// The Server value.
-        var serverName: String
+        /// `Server: <name>` with its line ending, sanitized once when the loop starts (see `serverField(_:)`).
+        var serverField: [UInt8]
+    }
+
+    /// The Server field line for a server name, control bytes replaced by SP.
+    static func serverField(_ name: String) -> [UInt8] {
+        Array("Server: ".utf8) + name.utf8.map { isControl($0) ? 0x20 : $0 } + [0x0D, 0x0A]
+    }
+
+    /// Status lines for codes 200-599 with a standard reason phrase (index: code - 200), made once:
+    /// most responses use one.
+    private static let standardStatusLines: [(reason: String, line: [UInt8])?] = (200...599).map { code in
+        let reason = HTTPStatus.standardReason(for: code)
+        guard !reason.isEmpty, !reason.utf8.contains(where: isControl) else { return nil }
+        return (reason, Array("HTTP/1.1 \(code) \(reason)\r\n".utf8))
+    }
+
+    /// The prebuilt status line for `status`, when it has its standard reason phrase.
+    private static func standardStatusLine(_ status: HTTPStatus) -> [UInt8]? {
+        let index = status.code - 200
+        guard standardStatusLines.indices.contains(index), let standard = standardStatusLines[index],
+              standard.reason == status.reasonPhrase else { return nil }
+        return standard.line
     }
 
     /// The head bytes and body bytes to write for `response`.
@@ -37,11 +58,15 @@ enum ResponseWriter {
         if status.code < 200 || status.code > 999 { status = .internalServerError }
         // RFC 9110 §6.4.1: 204 and 304 never carry content, and 204 never a Content-Length.
         let bodyless = status.code == 204 || status.code == 304
-        head.append("HTTP/1.1 ")
-        head.appendDecimal(status.code)
-        head.append(0x20)
-        head.appendSanitized(status.reasonPhrase)
-        head.append("\r\n")
+        if let line = standardStatusLine(status) {
+            line.withUnsafeBufferPointer { head.append($0) }
+        } else {
+            head.append("HTTP/1.1 ")
+            head.appendDecimal(status.code)
+            head.append(0x20)
+            head.appendSanitized(status.reasonPhrase)
+            head.append("\r\n")
+        }
         var handlerSetServer = false
         for field in response.headers {
             // The server frames the message itself: its Content-Length, Date and Connection win.
@@ -53,9 +78,7 @@ enum ResponseWriter {
             head.append("\r\n")
         }
         if !handlerSetServer {
-            head.append("Server: ")
-            head.appendSanitized(framing.serverName)
-            head.append("\r\n")
+            framing.serverField.withUnsafeBufferPointer { head.append($0) }
         }
         head.append("Date: ")
         framing.date.withUnsafeBufferPointer { head.append($0) }

@@ -38,7 +38,7 @@ import Testing
     @Test func handlerHeaderValuesCannotSplitTheResponse() {
         let response = HTTPResponse(status: .found, headers: ["Location": "/a\r\nSet-Cookie: x=1"])
         let framing = ResponseWriter.Framing(isHeadRequest: false, keepAlive: true, requestVersion: .http1_1,
-                                             date: Array("D".utf8), serverName: "s")
+                                             date: Array("D".utf8), serverField: ResponseWriter.serverField("s"))
         let head = String(decoding: ResponseWriter.serialize(response, framing: framing).head, as: UTF8.self)
         #expect(head == "HTTP/1.1 302 Found\r\nLocation: /a  Set-Cookie: x=1\r\nServer: s\r\nDate: D\r\nContent-Length: 0\r\n\r\n")
     }

@@ -4,7 +4,7 @@ import Testing
 /// How response heads are written: the fields the server owns, and heads larger than the loop's buffer.
 @Suite(.timeLimit(.minutes(1))) struct ResponseHeadTests {
     static let framing = ResponseWriter.Framing(isHeadRequest: false, keepAlive: true, requestVersion: .http1_1,
-                                                date: Array("D".utf8), serverName: "s")
+                                                date: Array("D".utf8), serverField: ResponseWriter.serverField("s"))
 
     @Test func fieldsTheServerOwnsAreDroppedInAnySpellingAndBadNamesAreSkipped() {
         let response = HTTPResponse(status: .ok, headers: [
@@ -13,6 +13,27 @@ import Testing
         ], bytes: [0x41])
         let head = String(decoding: ResponseWriter.serialize(response, framing: Self.framing).head, as: UTF8.self)
         #expect(head == "HTTP/1.1 200 OK\r\nX-Datum: kept\r\nConnectionz: kept\r\nSERVER: mine\r\nDate: D\r\nContent-Length: 1\r\n\r\n")
+    }
+
+    @Test func statusLinesUseTheStandardReasonOrTheOneGivenSanitized() {
+        func statusLine(_ status: HTTPStatus) -> String {
+            let head = String(decoding: ResponseWriter.serialize(HTTPResponse(status: status), framing: Self.framing).head, as: UTF8.self)
+            // "\r\n" is one Character: the first line is everything before the first one.
+            return String(head.prefix { $0 != "\r\n" })
+        }
+        #expect(statusLine(.ok) == "HTTP/1.1 200 OK")
+        #expect(statusLine(.found) == "HTTP/1.1 302 Found")
+        #expect(statusLine(.gatewayTimeout) == "HTTP/1.1 504 Gateway Timeout")
+        #expect(statusLine(HTTPStatus(code: 200, reasonPhrase: "Fine")) == "HTTP/1.1 200 Fine")
+        #expect(statusLine(HTTPStatus(code: 404, reasonPhrase: "Gone\r\nX: y")) == "HTTP/1.1 404 Gone  X: y")
+        #expect(statusLine(HTTPStatus(code: 299)) == "HTTP/1.1 299 \(HTTPStatus.standardReason(for: 299))")
+        #expect(statusLine(HTTPStatus(code: 799, reasonPhrase: "Odd")) == "HTTP/1.1 799 Odd")
+        // Interim and malformed codes are never a final status line.
+        #expect(statusLine(HTTPStatus(code: 101)) == "HTTP/1.1 500 Internal Server Error")
+    }
+
+    @Test func theServerNameIsSanitizedOnce() {
+        #expect(ResponseWriter.serverField("a\r\nb") == Array("Server: a  b\r\n".utf8))
     }
 
     @Test func aHeadLargerThanTheFirstBufferIsWrittenWhole() {
