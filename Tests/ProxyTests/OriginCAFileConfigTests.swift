@@ -1,5 +1,5 @@
 import Foundation
-import Proxy
+@testable import Proxy
 import Testing
 
 /// `origin_ca_file`: checked readable at load, relative to the config file, handed to the origin client.
@@ -30,5 +30,14 @@ import Testing
 
     @Test func noCAFileIsTheDefault() throws {
         #expect(try ConfigTestSupport.decode("{}").originCAFile == nil)
+    }
+
+    @Test func onlyAnHTTPSMountOrSubtitleSourceMakesStartUpCheckForOpenSSL() throws {
+        let plain = try ConfigTestSupport.decode(#"{"mounts": {"m": {"origin": "http://example.com"}}}"#)
+        #expect(!plain.namesHTTPSURL)
+        let mount = try ConfigTestSupport.decode(#"{"mounts": {"m": {"origin": "HTTPS://example.com"}}}"#)
+        #expect(mount.namesHTTPSURL)
+        let source = try ConfigTestSupport.decode(ConfigTestSupport.setJSON(tracks: #"{"name": "English", "language": "en", "source": "https://example.com/en.vtt"}"#))
+        #expect(source.namesHTTPSURL)
     }
 }

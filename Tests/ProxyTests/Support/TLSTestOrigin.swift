@@ -22,6 +22,7 @@ final class TLSTestOrigin: Sendable {
     typealias ServerMethod = @convention(c) () -> OpaquePointer?
     typealias UseFile = @convention(c) (OpaquePointer?, UnsafePointer<CChar>?) -> Int32
     typealias UseKeyFile = @convention(c) (OpaquePointer?, UnsafePointer<CChar>?, Int32) -> Int32
+    typealias ServerName = @convention(c) (OpaquePointer?, Int32) -> UnsafePointer<CChar>?
 
     let port: Int
     /// The test CA's certificate, for the client's CA file.
@@ -35,6 +36,7 @@ final class TLSTestOrigin: Sendable {
     private let speaksTLS: Bool
     private let context: TLSServerContext
     private let recorded = Mutex<[TestOrigin.RecordedRequest]>([])
+    private let indicatedNames = Mutex<[String?]>([])
     private let stopped = Atomic<Bool>(false)
 
     /// Starts listening on 127.0.0.1 (or ::1) on a free port.
@@ -54,6 +56,9 @@ final class TLSTestOrigin: Sendable {
 
     /// Requests seen so far.
     var requests: [TestOrigin.RecordedRequest] { recorded.withLock { $0 } }
+
+    /// The SNI name of each completed handshake, nil where the client sent none.
+    var serverNames: [String?] { indicatedNames.withLock { $0 } }
 
     /// Stops accepting.
     func stop() {
@@ -93,6 +98,7 @@ final class TLSTestOrigin: Sendable {
         }
         guard let connection = context.accept(fd) else { return }
         defer { connection.close() }
+        indicatedNames.withLock { $0.append(connection.serverName) }
         guard let request = connection.readRequest() else { return }
         recorded.withLock { $0.append(request) }
         let path = TestOrigin.pathOf(request.target)
@@ -149,6 +155,7 @@ final class TLSServerContext: @unchecked Sendable {
     let library: TLSLibrary
     private let pointer: OpaquePointer
     private let accept: TLSLibrary.SessionStep
+    private let serverName: TLSTestOrigin.ServerName
 
     init(certificate: String, key: String) throws {
         let library = try TLSLibrary.shared.get()
@@ -156,11 +163,13 @@ final class TLSServerContext: @unchecked Sendable {
               let useCertificate = library.symbol("SSL_CTX_use_certificate_chain_file", as: TLSTestOrigin.UseFile.self),
               let useKey = library.symbol("SSL_CTX_use_PrivateKey_file", as: TLSTestOrigin.UseKeyFile.self),
               let accept = library.symbol("SSL_accept", as: TLSLibrary.SessionStep.self),
+              let serverName = library.symbol("SSL_get_servername", as: TLSTestOrigin.ServerName.self),
               let context = library.contextNew(method())
         else { throw TestOriginError.setup("OpenSSL server functions") }
         self.library = library
         self.pointer = context
         self.accept = accept
+        self.serverName = serverName
         // 1 is SSL_FILETYPE_PEM.
         guard useCertificate(context, certificate) == 1, useKey(context, key, 1) == 1 else {
             throw TestOriginError.setup("certificate \(certificate): \(library.takeErrorReason() ?? "?")")
@@ -179,6 +188,8 @@ final class TLSServerContext: @unchecked Sendable {
             connection.close()
             return nil
         }
+        // 0 is TLSEXT_NAMETYPE_host_name.
+        connection.serverName = serverName(session, 0).map { String(cString: $0) }
         return connection
     }
 }
@@ -188,6 +199,8 @@ final class TLSServerConnection {
     let library: TLSLibrary
     private var session: OpaquePointer?
     var failed = false
+    /// The name the client indicated (SNI), if any.
+    var serverName: String?
 
     init(library: TLSLibrary, session: OpaquePointer) {
         self.library = library
