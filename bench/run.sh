@@ -61,7 +61,6 @@ STATIC_FLAGS=()
 if [ "${STATIC:-1}" = 1 ]; then
     SCRATCH="$ROOT/.build/static"
     STATIC_FLAGS=(--static-swift-stdlib --scratch-path "$SCRATCH")
-    dpkg -s libcurl4-openssl-dev >/dev/null 2>&1 || { apt-get update -qq && apt-get install -y -qq libcurl4-openssl-dev >/dev/null; }
 fi
 if [ -z "${SKIP_BUILD:-}" ]; then
     log "building release ${STATIC_FLAGS[*]}"

@@ -183,6 +183,6 @@ extension ProxyHandler {
 extension HTTPHeaders {
     /// The origin's declared Content-Length (for HEAD, where no body framing carries it).
     func contentLength(of stream: OriginStream) -> Int? {
-        stream.headers["Content-Length"].flatMap(OriginSecureStreamTransfer.length)
+        stream.headers["Content-Length"].flatMap(OriginStream.contentLength)
     }
 }

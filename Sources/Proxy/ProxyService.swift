@@ -21,6 +21,7 @@ public final class ProxyService: Sendable {
         var originConfiguration = OriginClient.Configuration()
         originConfiguration.connectTimeout = ConfigSeconds.duration(config.timeouts.connect)
         originConfiguration.totalTimeout = ConfigSeconds.duration(config.timeouts.originTotal)
+        originConfiguration.caFile = config.originCAFile
         let origin = OriginClient(configuration: originConfiguration)
         let serverBox = Mutex<HTTPServer?>(nil)
         let handler = ProxyHandler(config: config, origin: origin, logger: logger, metrics: metrics) {

@@ -81,6 +81,7 @@ case .serve:
     let loops = config.listen.threads == 1 ? "" : " (\(config.listen.threads) event loop threads)"
     logger.log(.info, "hls-subtitle-proxy \(CommandLineOptions.version) listening on http://\(service.address)\(loops)")
     for line in service.startupSummary { logger.log(.info, line) }
+    for warning in service.startupWarnings { logger.log(.warn, warning) }
     do {
         try ShutdownSignals.install()
     } catch {

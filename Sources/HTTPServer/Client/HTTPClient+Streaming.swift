@@ -45,7 +45,7 @@ extension HTTPClient {
         var reader: HTTPResponseReader<IdleDeadlineSource>
         do throws(HTTPClientError) {
             connection = try HTTPClientConnection.open(
-                host: request.host, port: request.port,
+                for: request,
                 connectDeadline: start + timeouts.connect, deadline: start + timeouts.head, cancellation: cancellation)
             try connection.send(head)
             reader = HTTPResponseReader(source: IdleDeadlineSource(connection: connection, idle: nil))

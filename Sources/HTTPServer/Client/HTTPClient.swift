@@ -1,4 +1,4 @@
-/// A small HTTP/1.1 client for plain-http origins: one exchange per call, exact about headers,
+/// A small HTTP/1.1 client for http and https origins: one exchange per call, exact about headers,
 /// with a connect timeout, a total deadline, a body cap and prompt cancellation. Each exchange
 /// blocks in poll(2) on its own thread, never on the Swift concurrency pool.
 public struct HTTPClient: Sendable {
@@ -41,8 +41,7 @@ public struct HTTPClient: Sendable {
         cancellation: HTTPClientCancellation
     ) throws(HTTPClientError) -> HTTPClientResponse {
         let connection = try HTTPClientConnection.open(
-            host: request.host,
-            port: request.port,
+            for: request,
             connectDeadline: connectDeadline,
             deadline: deadline,
             cancellation: cancellation

@@ -1,6 +1,26 @@
 import Glibc
 
 extension HTTPClientConnection {
+    /// Connects to `request`'s host and port and, for https, completes the TLS handshake before `deadline`.
+    static func open(
+        for request: HTTPClientRequest,
+        connectDeadline: ContinuousClock.Instant,
+        deadline: ContinuousClock.Instant,
+        cancellation: HTTPClientCancellation
+    ) throws(HTTPClientError) -> HTTPClientConnection {
+        let connection = try open(
+            host: request.host, port: request.port, connectDeadline: connectDeadline, deadline: deadline, cancellation: cancellation)
+        if let tls = request.tls {
+            do throws(HTTPClientError) {
+                try connection.startTLS(tls, serverName: request.serverName ?? request.host)
+            } catch {
+                connection.close()
+                throw error
+            }
+        }
+        return connection
+    }
+
     /// Resolves `host` (IPv4 and IPv6) and connects to the first address that accepts, all before
     /// `connectDeadline` (and the total `deadline`).
     static func open(

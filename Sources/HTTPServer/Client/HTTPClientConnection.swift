@@ -10,9 +10,11 @@ final class HTTPClientConnection {
     var deadline: ContinuousClock.Instant
     /// Fired when the calling task is cancelled.
     let cancellation: HTTPClientCancellation
+    /// The TLS session for an https exchange, set once the handshake is done; nil for plain http.
+    var tls: TLSSession?
     /// Reused receive space, so a read never allocates; raw memory, since zeroing 64 KiB for every
     /// origin request cost more than the rest of the exchange's own work.
-    private let scratch = UnsafeMutableRawBufferPointer.allocate(byteCount: 65_536, alignment: 1)
+    let scratch = UnsafeMutableRawBufferPointer.allocate(byteCount: 65_536, alignment: 1)
 
     init(descriptor: Int32, deadline: ContinuousClock.Instant, cancellation: HTTPClientCancellation) {
         self.descriptor = descriptor
@@ -25,8 +27,10 @@ final class HTTPClientConnection {
         scratch.deallocate()
     }
 
-    /// Closes the socket; safe to call twice.
+    /// Ends TLS (if any) and closes the socket; safe to call twice.
     func close() {
+        tls?.close()
+        tls = nil
         guard descriptor >= 0 else { return }
         _ = Glibc.close(descriptor)
         descriptor = -1
@@ -34,6 +38,7 @@ final class HTTPClientConnection {
 
     /// Writes every byte, waiting for writability as needed. MSG_NOSIGNAL: a closed peer gives EPIPE, not SIGPIPE.
     func send(_ bytes: [UInt8]) throws(HTTPClientError) {
+        if let tls { return try sendSecurely(bytes, through: tls) }
         var offset = 0
         while offset < bytes.count {
             let written = bytes.withUnsafeBytes { raw in
@@ -56,6 +61,7 @@ final class HTTPClientConnection {
     /// Appends up to `limit` received bytes to `buffer`; returns how many, 0 at end of stream.
     func receive(into buffer: inout [UInt8], limit: Int) throws(HTTPClientError) -> Int {
         let wanted = max(1, min(limit, scratch.count))
+        if let tls { return try receiveSecurely(into: &buffer, wanted: wanted, through: tls) }
         while true {
             let count = Glibc.recv(descriptor, scratch.baseAddress, wanted, 0)
             if count >= 0 {

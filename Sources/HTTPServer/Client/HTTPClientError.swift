@@ -20,6 +20,10 @@ public enum HTTPClientError: Error, Sendable, Equatable, CustomStringConvertible
     case invalidRequest(String)
     /// The calling task was cancelled; the socket was closed.
     case cancelled
+    /// https cannot be used: OpenSSL 3 could not be loaded, or the CA file not read (the whole reason).
+    case tlsUnavailable(String)
+    /// The TLS handshake failed: the certificate did not verify, or the peer does not speak TLS.
+    case tlsHandshakeFailed(String)
 
     /// A one-line description.
     public var description: String {
@@ -34,6 +38,8 @@ public enum HTTPClientError: Error, Sendable, Equatable, CustomStringConvertible
         case .connectionLost(let why): return "connection lost: \(why)"
         case .invalidRequest(let why): return "invalid request: \(why)"
         case .cancelled: return "cancelled"
+        case .tlsUnavailable(let why): return why
+        case .tlsHandshakeFailed(let why): return "TLS handshake failed: \(why)"
         }
     }
 }

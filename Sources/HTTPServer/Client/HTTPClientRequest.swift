@@ -1,4 +1,4 @@
-/// A request for `HTTPClient`: one plain-http exchange with one host.
+/// A request for `HTTPClient`: one http or https exchange with one host.
 public struct HTTPClientRequest: Sendable {
     /// The method; GET and HEAD are what the proxy sends.
     public var method: HTTPMethod
@@ -10,19 +10,29 @@ public struct HTTPClientRequest: Sendable {
     public var target: String
     /// Header fields sent as given, in order. `Host` is added from `host` and `port` when absent.
     public var headers: HTTPHeaders
+    /// The TLS context for an https exchange; nil for plain http.
+    public var tls: TLSContext?
+    /// The name the server's certificate must carry, and the SNI name; nil means `host`.
+    public var serverName: String?
 
-    /// Makes a request.
-    public init(method: HTTPMethod = .get, host: String, port: Int = 80, target: String, headers: HTTPHeaders = HTTPHeaders()) {
+    /// Makes a request; give `tls` for https (and a `port`, usually 443).
+    public init(
+        method: HTTPMethod = .get, host: String, port: Int = 80, target: String, headers: HTTPHeaders = HTTPHeaders(),
+        tls: TLSContext? = nil, serverName: String? = nil
+    ) {
         self.method = method
         self.host = host
         self.port = port
         self.target = target
         self.headers = headers
+        self.tls = tls
+        self.serverName = serverName
     }
 
-    /// The `Host` field value for this request (RFC 9112 §3.2): IPv6 literals in brackets, port only when not 80.
+    /// The `Host` field value for this request (RFC 9112 §3.2): IPv6 literals in brackets, the port
+    /// only when it is not the scheme's default (RFC 9110 §4.2.1 and §4.2.2: 80 for http, 443 for https).
     public var hostFieldValue: String {
         let name = host.contains(":") ? "[\(host)]" : host
-        return port == 80 ? name : "\(name):\(port)"
+        return port == (tls == nil ? 80 : 443) ? name : "\(name):\(port)"
     }
 }

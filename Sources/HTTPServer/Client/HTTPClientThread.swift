@@ -20,6 +20,13 @@ enum HTTPClientThread {
         var thread = pthread_t()
         let status = pthread_create(&thread, &attributes, { context in
             guard let context else { return nil }
+            // OpenSSL writes with write(2), which has no MSG_NOSIGNAL: a peer gone mid-write raises
+            // SIGPIPE, fatal where the process has not ignored it. That signal is sent to the writing
+            // thread; blocked here, it stays pending and is dropped when the thread ends.
+            var pipeSignal = sigset_t()
+            sigemptyset(&pipeSignal)
+            sigaddset(&pipeSignal, SIGPIPE)
+            pthread_sigmask(SIG_BLOCK, &pipeSignal, nil)
             Unmanaged<Work>.fromOpaque(context).takeRetainedValue().body()
             return nil
         }, work)

@@ -1,3 +1,5 @@
+import Foundation
+
 extension ConfigReader {
     /// The whole config; values that fail validation are reported and replaced by their defaults.
     mutating func proxyConfig(_ document: ConfigValue, baseDirectory: String) -> ProxyConfig {
@@ -9,6 +11,7 @@ extension ConfigReader {
         let root = ConfigPath.root
         let keys: Set<String> = [
             "listen", "mounts", "embedded", "subtitles", "timeouts", "limits", "cache", "cors", "log_level", "access_log",
+            "origin_ca_file",
         ]
         guard let members = object(document, at: root, keys: keys) else { return config }
         config.listen = listen(members["listen"], at: root.key("listen"))
@@ -21,7 +24,26 @@ extension ConfigReader {
         config.cors = cors(members["cors"], at: root.key("cors"))
         config.logLevel = choice(members["log_level"], at: root.key("log_level"))
         if let accessLog = bool(members["access_log"], at: root.key("access_log")) { config.accessLog = accessLog }
+        config.originCAFile = caFile(members["origin_ca_file"], at: root.key("origin_ca_file"), baseDirectory: baseDirectory)
         return config
+    }
+
+    /// `origin_ca_file`: a readable file, relative paths against the config file's directory. Read
+    /// here so a typo stops the start instead of failing every https fetch later.
+    private mutating func caFile(_ value: ConfigValue?, at path: ConfigPath, baseDirectory: String) -> String? {
+        guard let given = string(value, at: path) else { return nil }
+        guard !given.isEmpty, !given.contains("\0") else {
+            report(path, "must be a file path")
+            return nil
+        }
+        let file = given.hasPrefix("/") ? given : baseDirectory + "/" + given
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: file, isDirectory: &isDirectory), !isDirectory.boolValue,
+              FileManager.default.isReadableFile(atPath: file) else {
+            report(path, "\(Self.quoted(file)) is not a readable file")
+            return nil
+        }
+        return file
     }
 
     private mutating func listen(_ value: ConfigValue?, at path: ConfigPath) -> ProxyConfig.Listen {

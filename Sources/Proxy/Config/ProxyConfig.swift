@@ -22,6 +22,9 @@ public struct ProxyConfig: Sendable {
     public var logLevel: LogLevel?
     /// Whether one JSON access line per request goes to stdout (JSON `access_log`, default true).
     public var accessLog = true
+    /// A PEM file of CA certificates trusted for https origins besides the system store (JSON
+    /// `origin_ca_file`, relative to the config file); checked readable at load.
+    public var originCAFile: String?
 
     /// Makes a config from parts; every part defaults to what an empty JSON object decodes to.
     public init(

@@ -17,12 +17,8 @@ extension OriginClient {
     /// One streamed request to one URL, dispatched on the scheme.
     private func streamOnce(_ hop: Hop, request: OriginRequest) async throws(OriginError) -> OriginStream {
         switch hop.url.scheme {
-        case "http":
-            return try await streamPlain(hop.url, request: request, headers: hop.headers, deadline: hop.deadline)
-        case "https":
-            return try await secureTransport.stream(
-                hop.url, request: request, headers: makeRequestHeaders(hop.headers), deadline: hop.deadline,
-                idleTimeout: configuration.totalTimeout)
+        case "http", "https":
+            return try await streamHTTP(hop.url, request: request, headers: hop.headers, deadline: hop.deadline)
         case "file":
             return OriginStream(try readFile(hop.url, request: request))
         default:
@@ -30,15 +26,14 @@ extension OriginClient {
         }
     }
 
-    /// Plain http through `HTTPClient.stream`. The body is passed on as sent: asking for identity
+    /// http or https through `HTTPClient.stream`. The body is passed on as sent: asking for identity
     /// keeps Content-Length meaningful for Range and the cache.
-    private func streamPlain(_ url: OriginURL, request: OriginRequest, headers given: HTTPHeaders, deadline: ContinuousClock.Instant) async throws(OriginError) -> OriginStream {
-        guard let endpoint = url.endpoint(defaultPort: 80) else { throw .invalidRequest("bad or credential-carrying authority") }
-        let remaining = deadline - ContinuousClock.now
-        guard remaining > .zero else { throw .timeout }
+    private func streamHTTP(_ url: OriginURL, request: OriginRequest, headers given: HTTPHeaders, deadline: ContinuousClock.Instant) async throws(OriginError) -> OriginStream {
         var headers = makeRequestHeaders(given)
         headers.add("Accept-Encoding", "identity")
-        let clientRequest = HTTPClientRequest(method: request.method, host: endpoint.host, port: endpoint.port, target: url.requestTarget, headers: headers)
+        let clientRequest = try makeClientRequest(url, method: request.method, headers: headers)
+        let remaining = deadline - ContinuousClock.now
+        guard remaining > .zero else { throw .timeout }
         let response: HTTPClientStreamingResponse
         do {
             response = try await HTTPClient.stream(

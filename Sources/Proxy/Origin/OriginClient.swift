@@ -1,7 +1,7 @@
 import HTTPServer
 
-/// Fetches masters, media playlists, subtitle files and segment bytes from origins: plain http
-/// through our own HTTP/1.1 client, https through one long-lived URLSession, file:// from disk.
+/// Fetches masters, media playlists, subtitle files and segment bytes from origins: http and https
+/// through our own HTTP/1.1 client (TLS by OpenSSL, loaded on the first https fetch), file:// from disk.
 /// Follows redirects itself so every hop passes the caller's check, and coalesces identical
 /// concurrent fetches into one.
 public final class OriginClient: Sendable {
@@ -13,6 +13,8 @@ public final class OriginClient: Sendable {
         public var totalTimeout: Duration = .seconds(15)
         /// Sent as User-Agent unless the request carries its own.
         public var userAgent = "hls-subtitle-proxy/0.1"
+        /// A PEM file of CA certificates trusted for https origins besides the system store.
+        public var caFile: String?
 
         /// The defaults.
         public init() {}
@@ -31,16 +33,13 @@ public final class OriginClient: Sendable {
 
     let configuration: Configuration
     let coalescer = OriginFetchCoalescer()
-    let secureTransport: OriginSecureTransport
+    /// Shared by every https exchange; OpenSSL is loaded by the first one, not here.
+    let tlsContext: TLSContext
 
-    /// Makes a client; the https session is created once here and kept.
+    /// Makes a client.
     public init(configuration: Configuration) {
         self.configuration = configuration
-        self.secureTransport = OriginSecureTransport(configuration: configuration)
-    }
-
-    deinit {
-        secureTransport.invalidate()
+        self.tlsContext = TLSContext(caFile: configuration.caFile)
     }
 
     /// Fetches `request.url`, following redirects when asked. Identical concurrent requests
@@ -79,11 +78,8 @@ public final class OriginClient: Sendable {
     /// One request to one URL, dispatched on the scheme.
     func fetchOnce(_ hop: Hop, request: OriginRequest) async throws(OriginError) -> OriginResponse {
         switch hop.url.scheme {
-        case "http":
-            return try await fetchPlain(hop.url, request: request, headers: hop.headers, deadline: hop.deadline)
-        case "https":
-            return try await secureTransport.fetch(
-                hop.url, request: request, headers: makeRequestHeaders(hop.headers), deadline: hop.deadline)
+        case "http", "https":
+            return try await fetchHTTP(hop.url, request: request, headers: hop.headers, deadline: hop.deadline)
         case "file":
             return try readFile(hop.url, request: request)
         default:

@@ -55,7 +55,7 @@ public enum OriginError: Error, Sendable, Equatable, HTTPStatusError {
 }
 
 extension OriginError {
-    /// The origin error for a failed plain-http exchange.
+    /// The origin error for a failed http or https exchange.
     init(_ error: HTTPClientError) {
         switch error {
         case .dnsFailure(let why): self = .unreachable("DNS: \(why)")
@@ -67,6 +67,7 @@ extension OriginError {
         case .truncatedBody: self = .badResponse("body cut short by connection close")
         case .invalidRequest(let why): self = .invalidRequest(why)
         case .cancelled: self = .cancelled
+        case .tlsUnavailable, .tlsHandshakeFailed: self = .unreachable(error.description)
         }
     }
 }

@@ -45,4 +45,11 @@ public final class OriginStream: Sendable {
 
     /// Ends the origin transfer now.
     public func cancel() { stop() }
+
+    /// A Content-Length value: digits only (surrounding whitespace allowed), no overflow; nil otherwise.
+    static func contentLength(_ text: String) -> Int? {
+        let digits = text.trimmingWhitespace()
+        guard !digits.isEmpty, digits.count <= 18, digits.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) else { return nil }
+        return Int(digits)
+    }
 }

@@ -1,23 +1,28 @@
 import HTTPServer
 
 extension OriginClient {
-    /// Whether http bodies with Content-Encoding: gzip are decoded here (see `GzipDecoder`).
+    /// Whether bodies with Content-Encoding: gzip are decoded here (see `GzipDecoder`).
     static let acceptsGzip = GzipDecoder.isAvailable
 
-    /// A plain-http request through `HTTPClient`, gzip decoded under the same size cap.
-    func fetchPlain(_ url: OriginURL, request: OriginRequest, headers given: HTTPHeaders, deadline: ContinuousClock.Instant) async throws(OriginError) -> OriginResponse {
-        guard let endpoint = url.endpoint(defaultPort: 80) else { throw .invalidRequest("bad or credential-carrying authority") }
-        let remaining = deadline - ContinuousClock.now
-        guard remaining > .zero else { throw .timeout }
+    /// The client request for one http or https hop: the endpoint with the scheme's default port
+    /// (RFC 9110 §4.2: 80 and 443), our TLS context for https, and the fields the client owns.
+    func makeClientRequest(_ url: OriginURL, method: HTTPMethod, headers: HTTPHeaders) throws(OriginError) -> HTTPClientRequest {
+        let secure = url.scheme == "https"
+        guard let endpoint = url.endpoint(defaultPort: secure ? 443 : 80) else {
+            throw .invalidRequest("bad or credential-carrying authority")
+        }
+        return HTTPClientRequest(
+            method: method, host: endpoint.host, port: endpoint.port, target: url.requestTarget, headers: headers,
+            tls: secure ? tlsContext : nil)
+    }
+
+    /// An http or https request through `HTTPClient`, gzip decoded under the same size cap.
+    func fetchHTTP(_ url: OriginURL, request: OriginRequest, headers given: HTTPHeaders, deadline: ContinuousClock.Instant) async throws(OriginError) -> OriginResponse {
         var headers = makeRequestHeaders(given)
         headers.add("Accept-Encoding", OriginClient.acceptsGzip ? "gzip" : "identity")
-        let clientRequest = HTTPClientRequest(
-            method: request.method,
-            host: endpoint.host,
-            port: endpoint.port,
-            target: url.requestTarget,
-            headers: headers
-        )
+        let clientRequest = try makeClientRequest(url, method: request.method, headers: headers)
+        let remaining = deadline - ContinuousClock.now
+        guard remaining > .zero else { throw .timeout }
         let response: HTTPClientResponse
         do {
             response = try await HTTPClient.send(
