@@ -88,7 +88,8 @@ extension EventLoop {
                     let parsed = RequestParser.parse(UnsafeBufferPointer(rebasing: head[0..<length]), limits: limits)
                     offset += length
                     connection.scanner = HeadScanner()
-                    switch parsed {
+                    // Consumed, so the head moves into the handler's request rather than being copied.
+                    switch consume parsed {
                     case .failure(let error):
                         respondWithError(connection, error)
                         return bytes.count

@@ -1,7 +1,7 @@
 extension EventLoop {
     /// Offers a parsed request to the immediate handler, then to the async handler in its own task,
     /// whose response comes back via the mailbox. Bytes kept after this request wait until it is answered.
-    func startHandler(_ connection: Connection, _ head: RequestHead, body: [UInt8]) {
+    func startHandler(_ connection: Connection, _ head: consuming RequestHead, body: [UInt8]) {
         connection.state = .handling
         connection.inputAwaitsParsing = true
         disarm(connection)
