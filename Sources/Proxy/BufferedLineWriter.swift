@@ -25,14 +25,20 @@ final class BufferedLineWriter: @unchecked Sendable {
 
     /// Queues one line (a newline is added).
     func write(_ line: String) {
+        if line.utf8.withContiguousStorageIfAvailable({ write(bytes: $0) }) == nil {
+            Array(line.utf8).withUnsafeBufferPointer { write(bytes: $0) }
+        }
+    }
+
+    /// Queues one line given as UTF-8 bytes (a newline is added).
+    func write(bytes line: UnsafeBufferPointer<UInt8>) {
         condition.lock()
         defer { condition.unlock() }
-        let size = line.utf8.count + 1
-        guard pending.count + size <= capacity else {
+        guard pending.count + line.count + 1 <= capacity else {
             dropped += 1
             return
         }
-        pending.append(contentsOf: line.utf8)
+        pending.append(contentsOf: line)
         pending.append(UInt8(ascii: "\n"))
         if pending.count >= flushThreshold { condition.signal() }
     }

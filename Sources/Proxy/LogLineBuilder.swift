@@ -1,36 +1,79 @@
 /// Builds one JSON log line as UTF-8 bytes: text is copied into one buffer and numbers are written
 /// digit by digit, so an access line (written for every request) costs a few copies and a single
 /// String at the end rather than a String append per piece.
-struct LogLineBuilder {
-    private(set) var bytes: [UInt8] = []
+struct LogLineBuilder: ~Copyable {
+    // Raw memory, grown by doubling: an access line takes about twenty appends, and an array's
+    // per-append uniqueness and capacity checks cost more than the copies themselves.
+    private var base: UnsafeMutablePointer<UInt8>
+    private var capacity: Int
+    /// Bytes written so far.
+    private(set) var count = 0
 
     init(capacity: Int = 256) {
-        bytes.reserveCapacity(capacity)
+        self.capacity = max(16, capacity)
+        base = UnsafeMutablePointer<UInt8>.allocate(capacity: self.capacity)
     }
+
+    deinit { base.deallocate() }
+
+    /// The bytes written, valid for the call.
+    func withBytes<Result>(_ body: (UnsafeBufferPointer<UInt8>) -> Result) -> Result {
+        body(UnsafeBufferPointer(start: base, count: count))
+    }
+
+    /// The line as bytes.
+    var bytes: [UInt8] { withBytes { Array($0) } }
 
     /// The line as text.
-    var text: String { String(decoding: bytes, as: UTF8.self) }
+    var text: String { withBytes { String(decoding: $0, as: UTF8.self) } }
 
-    mutating func append(_ literal: StaticString) {
-        literal.withUTF8Buffer { bytes.append(contentsOf: $0) }
+    /// Makes room for `extra` more bytes.
+    private mutating func reserve(_ extra: Int) {
+        let (needed, overflow) = count.addingReportingOverflow(extra)
+        guard needed > capacity, !overflow else { return }
+        var grown = capacity
+        while grown < needed { grown = grown > Int.max / 2 ? needed : grown * 2 }
+        let moved = UnsafeMutablePointer<UInt8>.allocate(capacity: grown)
+        moved.update(from: base, count: count)
+        base.deallocate()
+        base = moved
+        capacity = grown
     }
 
-    /// Appends text as it is (the caller knows it needs no escaping).
-    mutating func append(_ text: String) {
-        if text.utf8.withContiguousStorageIfAvailable({ bytes.append(contentsOf: $0) }) == nil {
-            bytes.append(contentsOf: text.utf8)
+    private mutating func append(_ buffer: UnsafeBufferPointer<UInt8>) {
+        guard let source = buffer.baseAddress, !buffer.isEmpty else { return }
+        reserve(buffer.count)
+        (base + count).update(from: source, count: buffer.count)
+        count += buffer.count
+    }
+
+    private mutating func append(byte: UInt8) {
+        reserve(1)
+        base[count] = byte
+        count += 1
+    }
+
+    mutating func append(_ literal: StaticString) {
+        literal.withUTF8Buffer { append($0) }
+    }
+
+    /// Appends text as it is (the caller knows it needs no escaping). Labelled so a literal picks the
+    /// StaticString overload rather than being made into a String.
+    mutating func append(contentsOf text: String) {
+        if text.utf8.withContiguousStorageIfAvailable({ append($0) }) == nil {
+            for byte in text.utf8 { append(byte: byte) }
         }
     }
 
     /// Appends an integer in decimal.
     mutating func appendDecimal(_ value: Int) {
-        if value < 0 { bytes.append(UInt8(ascii: "-")) }
+        if value < 0 { append(byte: UInt8(ascii: "-")) }
         // The magnitude as unsigned: Int.min has no positive Int.
         let magnitude = value.magnitude
         var divisor: UInt = 1
         while divisor <= magnitude / 10 { divisor *= 10 }
         while divisor > 0 {
-            bytes.append(UInt8(truncatingIfNeeded: magnitude / divisor % 10) &+ 0x30)
+            append(byte: UInt8(truncatingIfNeeded: magnitude / divisor % 10) &+ 0x30)
             divisor /= 10
         }
     }
@@ -50,18 +93,19 @@ struct LogLineBuilder {
     /// Appends `.` and a fraction of 0 to 999 as exactly three digits.
     mutating func appendFraction(_ thousandths: Int) {
         let value = min(max(thousandths, 0), 999)
-        bytes.append(UInt8(ascii: "."))
-        bytes.append(UInt8(truncatingIfNeeded: value / 100) &+ 0x30)
-        bytes.append(UInt8(truncatingIfNeeded: value / 10 % 10) &+ 0x30)
-        bytes.append(UInt8(truncatingIfNeeded: value % 10) &+ 0x30)
+        reserve(4)
+        append(byte: UInt8(ascii: "."))
+        append(byte: UInt8(truncatingIfNeeded: value / 100) &+ 0x30)
+        append(byte: UInt8(truncatingIfNeeded: value / 10 % 10) &+ 0x30)
+        append(byte: UInt8(truncatingIfNeeded: value % 10) &+ 0x30)
     }
 
     /// Appends `text` as a JSON string (RFC 8259 §7); text that needs no escape is copied in one piece.
     mutating func appendQuoted(_ text: String) {
-        bytes.append(UInt8(ascii: "\""))
+        append(byte: UInt8(ascii: "\""))
         let plain = text.utf8.withContiguousStorageIfAvailable { utf8 -> Bool in
             guard !utf8.contains(where: Self.needsEscape) else { return false }
-            bytes.append(contentsOf: utf8)
+            append(utf8)
             return true
         }
         if plain != true {
@@ -75,15 +119,15 @@ struct LogLineBuilder {
                 case _ where byte < 0x20 || byte == 0x7F:
                     let digits = Array("0123456789abcdef".utf8)
                     append("\\u00")
-                    bytes.append(digits[Int(byte >> 4)])
-                    bytes.append(digits[Int(byte & 0x0F)])
+                    append(byte: digits[Int(byte >> 4)])
+                    append(byte: digits[Int(byte & 0x0F)])
                 default:
                     // Bytes of multi-byte characters pass through unchanged: JSON text is UTF-8.
-                    bytes.append(byte)
+                    append(byte: byte)
                 }
             }
         }
-        bytes.append(UInt8(ascii: "\""))
+        append(byte: UInt8(ascii: "\""))
     }
 
     private static func needsEscape(_ byte: UInt8) -> Bool {
@@ -94,6 +138,6 @@ struct LogLineBuilder {
 extension LogLineBuilder {
     /// Appends bytes already known to be valid UTF-8 that needs no escaping.
     mutating func append(bytesOf other: [UInt8]) {
-        bytes.append(contentsOf: other)
+        other.withUnsafeBufferPointer { append($0) }
     }
 }

@@ -35,15 +35,19 @@ public enum LogSeverity: Int, Sendable, Comparable {
 public struct ProxyLogger: Sendable {
     /// Diagnostics below this level are dropped.
     public var level: LogSeverity
-    /// Receives access lines (one JSON object each, no newline).
-    public var accessSink: @Sendable (String) -> Void
+    /// Receives access lines (one JSON object each, no newline) as UTF-8 bytes, valid during the call:
+    /// they go to the output buffer as they are, without becoming a String first.
+    public var accessSink: @Sendable (UnsafeBufferPointer<UInt8>) -> Void
     /// Whether access lines are made at all (when off, no line is even built).
     public var accessEnabled = true
     /// Receives diagnostic lines (one JSON object each, no newline).
     public var diagnosticSink: @Sendable (String) -> Void
 
     /// Makes a logger.
-    public init(level: LogSeverity, accessSink: @escaping @Sendable (String) -> Void, diagnosticSink: @escaping @Sendable (String) -> Void) {
+    public init(
+        level: LogSeverity, accessSink: @escaping @Sendable (UnsafeBufferPointer<UInt8>) -> Void,
+        diagnosticSink: @escaping @Sendable (String) -> Void
+    ) {
         self.level = level
         self.accessSink = accessSink
         self.diagnosticSink = diagnosticSink
@@ -53,7 +57,7 @@ public struct ProxyLogger: Sendable {
     public static func standard(level: LogSeverity, accessLog: Bool = true) -> ProxyLogger {
         var logger = ProxyLogger(
             level: level,
-            accessSink: { line in StandardStreams.write(line, toError: false) },
+            accessSink: { line in StandardStreams.output.write(bytes: line) },
             diagnosticSink: { line in StandardStreams.write(line, toError: true) }
         )
         logger.accessEnabled = accessLog
@@ -103,7 +107,7 @@ public struct ProxyLogger: Sendable {
         line.append(",\"client\":")
         line.appendQuoted(client)
         line.append("}")
-        accessSink(line.text)
+        line.withBytes(accessSink)
     }
 }
 

@@ -268,7 +268,7 @@ import Testing
 @Suite struct AccessLogTests {
     @Test func accessLinesAreValidJSONEvenForHostilePaths() throws {
         let lines = LockedBox<[String]>([])
-        let logger = ProxyLogger(level: .error, accessSink: { line in lines.withLock { $0.append(line) } }, diagnosticSink: { _ in })
+        let logger = ProxyLogger(level: .error, accessSink: { line in lines.withLock { $0.append(String(decoding: line, as: UTF8.self)) } }, diagnosticSink: { _ in })
         let hostile = "/a\"b\\c\u{1}d\u{7F}é"
         logger.access(method: "GET", path: hostile, route: "redirect", status: 302, bytes: 0,
                       durationMilliseconds: 1.2345, originMilliseconds: 0, client: "[::1]:5000")
@@ -283,7 +283,7 @@ import Testing
 
     @Test func aDisabledAccessLogBuildsNoLine() {
         let lines = LockedBox<[String]>([])
-        var logger = ProxyLogger(level: .error, accessSink: { line in lines.withLock { $0.append(line) } }, diagnosticSink: { _ in })
+        var logger = ProxyLogger(level: .error, accessSink: { line in lines.withLock { $0.append(String(decoding: line, as: UTF8.self)) } }, diagnosticSink: { _ in })
         logger.accessEnabled = false
         logger.access(method: "GET", path: "/", route: "health", status: 200, bytes: 3, durationMilliseconds: 0, originMilliseconds: 0, client: "")
         #expect(lines.withLock { $0.isEmpty })

@@ -25,7 +25,7 @@ final class ProxyHarness: Sendable {
         self.lines = lines
         let logger = ProxyLogger(
             level: .debug,
-            accessSink: { line in lines.withLock { $0.append(line) } },
+            accessSink: { line in lines.withLock { $0.append(String(decoding: line, as: UTF8.self)) } },
             diagnosticSink: { line in lines.withLock { $0.append(line) } }
         )
         service = ProxyService(config: config, logger: logger)
