@@ -73,8 +73,10 @@ public final class ProxyHandler: Sendable {
         switch plan(for: request) {
         case .answered(let answer):
             return finish(answer, request: request, started: started)
-        case .work(.master(let target, let set)):
-            guard let cached = cachedMaster(target, set: set, request: request, countingMiss: false) else { return nil }
+        case .work(.master(let target, let setIndex)):
+            guard let cached = cachedMaster(target, set: config.subtitleSets[setIndex], request: request, countingMiss: false) else {
+                return nil
+            }
             return finish(cached, request: request, started: started)
         case .work(.passThrough(let target)):
             guard let stored = storedFile(target, request: request) else { return nil }
@@ -113,7 +115,8 @@ public final class ProxyHandler: Sendable {
     }
 
     private enum Work {
-        case master(OriginTarget, SubtitleSet)
+        /// A master a subtitle set claims: the target and the set's position in `config.subtitleSets`.
+        case master(OriginTarget, Int)
         case subtitle(SubtitleURL)
         case passThrough(OriginTarget)
     }
@@ -149,7 +152,7 @@ public final class ProxyHandler: Sendable {
         case .subtitle(let url):
             return .work(.subtitle(url))
         case .origin(let target):
-            if let set = subtitleSet(forPath: target.proxyPath) { return .work(.master(target, set)) }
+            if let setIndex = subtitleSetIndex(forPath: target.proxyPath) { return .work(.master(target, setIndex)) }
             if let path = target.filePath { return .answered(serveFile(path)) }
             switch target.segmentMode {
             case .redirect: return .answered(redirect(to: target.url))
@@ -160,7 +163,8 @@ public final class ProxyHandler: Sendable {
 
     private func perform(_ work: Work, request: HTTPRequest) async throws -> RouteResponse {
         switch work {
-        case .master(let target, let set): return try await serveMaster(target, set: set, request: request)
+        case .master(let target, let setIndex):
+            return try await serveMaster(target, set: config.subtitleSets[setIndex], request: request)
         case .subtitle(let url): return try await serveSubtitle(url, request: request)
         case .passThrough(let target): return try await passThrough(target, request: request)
         }
@@ -174,9 +178,10 @@ public final class ProxyHandler: Sendable {
         return RouteResponse(route: .error, response: errorResponse(.internalServerError, "internal error"))
     }
 
-    /// The first subtitle set whose master rules match a proxy path.
-    func subtitleSet(forPath path: String) -> SubtitleSet? {
-        config.subtitleSets.first { $0.claims(path) }
+    /// The position in `config.subtitleSets` of the first set whose master rules match a proxy path.
+    /// An index rather than the set: planning hands it on twice, and a set is many fields to copy.
+    func subtitleSetIndex(forPath path: String) -> Int? {
+        config.subtitleSets.firstIndex { $0.claims(path) }
     }
 
     private func redirect(to url: String) -> RouteResponse {
