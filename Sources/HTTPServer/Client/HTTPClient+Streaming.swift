@@ -68,17 +68,20 @@ extension HTTPClient {
             return
         }
         let responseHead = exchange.head
-        let response = HTTPClientStreamingResponse(
-            version: responseHead.version, status: responseHead.status, reasonPhrase: responseHead.reasonPhrase,
-            headers: responseHead.headers, bodyLength: length, body: HTTPClientBodyStream(channel: body))
+        // Made at delivery, never held here: the consumer dropping the stream is what cancels it.
+        func deliver() {
+            deliverHead(.success(HTTPClientStreamingResponse(
+                version: responseHead.version, status: responseHead.status, reasonPhrase: responseHead.reasonPhrase,
+                headers: responseHead.headers, bodyLength: length, body: HTTPClientBodyStream(channel: body))))
+        }
         if length == 0 {
             // Nothing for the consumer to read: the connection is free before anyone waits for it.
             exchange.release()
             body.finish(nil)
-            deliverHead(.success(response))
+            deliver()
             return
         }
-        deliverHead(.success(response))
+        deliver()
         exchange.reader.source.idle = timeouts.idle
         do throws(HTTPClientError) {
             try exchange.reader.streamBody(exchange.framing, limit: maxBodyBytes) { (piece: ArraySlice<UInt8>) throws(HTTPClientError) in
