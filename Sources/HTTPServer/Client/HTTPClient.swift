@@ -1,6 +1,7 @@
-/// A small HTTP/1.1 client for http and https origins: one exchange per call, exact about headers,
-/// with a connect timeout, a total deadline, a body cap and prompt cancellation. Each exchange
-/// blocks in poll(2) on its own thread, never on the Swift concurrency pool.
+/// A small HTTP/1.1 client for http and https origins: one exchange per call, on a new connection or
+/// one kept alive in an `HTTPConnectionPool`, exact about headers, with a connect timeout, a total
+/// deadline, a body cap and prompt cancellation. Each exchange blocks in poll(2) on its own thread,
+/// never on the Swift concurrency pool.
 public struct HTTPClient: Sendable {
     /// Sends `request` and returns the complete response.
     /// - Parameters:
