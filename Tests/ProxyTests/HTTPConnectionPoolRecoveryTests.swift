@@ -1,3 +1,4 @@
+import Glibc
 @testable import HTTPServer
 import Testing
 
@@ -139,5 +140,24 @@ import Testing
             connectTimeout: .seconds(10), deadline: .seconds(30), maxBodyBytes: 100, pool: pool)
         #expect(origin.acceptedConnections == 2)
         #expect(pool.idleCount == 2)
+    }
+
+    @Test func aBrokenPipeSignalRaisedWhileClosingOffTheExchangeThreadIsDropped() {
+        // An https connection closed by a stream's consumer or the pool's owner sends close_notify
+        // with write(2) on that thread; a peer that reset raises SIGPIPE there.
+        var before = sigset_t()
+        pthread_sigmask(SIG_BLOCK, nil, &before)
+        HTTPClientThread.withoutBrokenPipeSignal {
+            raise(SIGPIPE)
+            var pending = sigset_t()
+            sigpending(&pending)
+            #expect(sigismember(&pending, SIGPIPE) == 1)
+        }
+        var pending = sigset_t()
+        sigpending(&pending)
+        #expect(sigismember(&pending, SIGPIPE) == 0)
+        var after = sigset_t()
+        pthread_sigmask(SIG_BLOCK, nil, &after)
+        #expect(sigismember(&after, SIGPIPE) == sigismember(&before, SIGPIPE))
     }
 }

@@ -28,10 +28,12 @@ final class HTTPClientConnection {
         scratch.deallocate()
     }
 
-    /// Ends TLS (if any) and closes the socket; safe to call twice.
+    /// Ends TLS (if any) and closes the socket; safe to call twice, from any thread once no exchange uses it.
     func close() {
-        tls?.close()
-        tls = nil
+        if let tls {
+            HTTPClientThread.withoutBrokenPipeSignal { tls.close() }
+            self.tls = nil
+        }
         guard descriptor >= 0 else { return }
         _ = Glibc.close(descriptor)
         descriptor = -1
