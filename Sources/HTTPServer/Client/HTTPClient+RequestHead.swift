@@ -1,8 +1,9 @@
 extension HTTPClient {
-    /// Serializes the request line and fields (RFC 9112 §3). Adds `Host` when absent and
-    /// `Connection: close` (one exchange per connection), and refuses anything that could split
-    /// the request: a CR or LF in a forwarded value would otherwise smuggle a second request.
-    static func makeRequestHead(_ request: HTTPClientRequest) throws(HTTPClientError) -> [UInt8] {
+    /// Serializes the request line and fields (RFC 9112 §3). Adds `Host` when absent and, unless the
+    /// connection is to be kept, `Connection: close` (HTTP/1.1 connections persist by default, RFC 9112
+    /// §9.3). Refuses anything that could split the request: a CR or LF in a forwarded value would
+    /// otherwise smuggle a second request.
+    static func makeRequestHead(_ request: HTTPClientRequest, keepAlive: Bool = false) throws(HTTPClientError) -> [UInt8] {
         guard !request.method.rawValue.isEmpty, request.method.rawValue.utf8.allSatisfy(HTTPResponseSyntax.isTokenByte) else {
             throw .invalidRequest("bad method")
         }
@@ -27,7 +28,7 @@ extension HTTPClient {
             head.append(contentsOf: field.value.utf8)
             head.append(contentsOf: "\r\n".utf8)
         }
-        head.append(contentsOf: "Connection: close\r\n\r\n".utf8)
+        head.append(contentsOf: keepAlive ? "\r\n".utf8 : "Connection: close\r\n\r\n".utf8)
         return head
     }
 }

@@ -7,15 +7,18 @@ extension HTTPClient {
     ///   - idleTimeout: how long the origin may stay silent while the body is read (waiting for a
     ///     slow consumer does not count).
     ///   - maxBodyBytes: the largest body accepted; more ends the stream with `.bodyTooLarge`.
+    ///   - pool: where idle connections are taken from and returned to (once the consumer has read the
+    ///     whole body); nil: a new connection that the request asks the origin to close.
     public static func stream(
         _ request: HTTPClientRequest,
         connectTimeout: Duration,
         headTimeout: Duration,
         idleTimeout: Duration,
         maxBodyBytes: Int = .max,
-        bufferBytes: Int = 256 * 1024
+        bufferBytes: Int = 256 * 1024,
+        pool: HTTPConnectionPool? = nil
     ) async throws(HTTPClientError) -> HTTPClientStreamingResponse {
-        let head = try makeRequestHead(request)
+        let head = try makeRequestHead(request, keepAlive: pool != nil)
         let start = ContinuousClock.now
         let cancellation = HTTPClientCancellation()
         let channel = HTTPClientBodyChannel(bufferLimit: bufferBytes, cancellation: cancellation)
@@ -23,13 +26,14 @@ extension HTTPClient {
             streamExchange(
                 request, head: head, start: start,
                 timeouts: (connectTimeout, headTimeout, idleTimeout), maxBodyBytes: max(0, maxBodyBytes),
-                body: channel, cancellation: cancellation, deliverHead: deliver)
+                body: channel, cancellation: cancellation, pool: pool, deliverHead: deliver)
         }
         return try result.get()
     }
 
     /// The blocking side of `stream`: delivers the head once, then pushes body pieces until the end,
-    /// an error, or cancellation.
+    /// an error, or cancellation. A connection that may be reused waits with the body's end until the
+    /// consumer reaches it; an empty body frees it before the head goes out.
     private static func streamExchange(
         _ request: HTTPClientRequest,
         head: [UInt8],
@@ -38,43 +42,61 @@ extension HTTPClient {
         maxBodyBytes: Int,
         body: HTTPClientBodyChannel,
         cancellation: HTTPClientCancellation,
+        pool: HTTPConnectionPool?,
         deliverHead: (Result<HTTPClientStreamingResponse, HTTPClientError>) -> Void
     ) {
-        let connection: HTTPClientConnection
-        let framing: HTTPBodyFraming
-        var reader: HTTPResponseReader<IdleDeadlineSource>
+        var exchange: HTTPClientExchange<IdleDeadlineSource>
         do throws(HTTPClientError) {
-            connection = try HTTPClientConnection.open(
-                for: request,
-                connectDeadline: start + timeouts.connect, deadline: start + timeouts.head, cancellation: cancellation)
-            try connection.send(head)
-            reader = HTTPResponseReader(source: IdleDeadlineSource(connection: connection, idle: nil))
-            let responseHead = try reader.readHead()
-            framing = try HTTPBodyFraming.of(method: request.method, status: responseHead.status, headers: responseHead.headers)
-            var length: Int?
-            switch framing {
-            case .none: length = 0
-            case .contentLength(let declared): length = declared
-            case .chunked, .untilClose: length = nil
-            }
-            if let length, length > maxBodyBytes { throw .bodyTooLarge(limit: maxBodyBytes) }
-            deliverHead(.success(HTTPClientStreamingResponse(
-                version: responseHead.version, status: responseHead.status, reasonPhrase: responseHead.reasonPhrase,
-                headers: responseHead.headers, bodyLength: length, body: HTTPClientBodyStream(channel: body))))
+            exchange = try HTTPClientExchange.start(
+                request, head: head, connectDeadline: start + timeouts.connect, deadline: start + timeouts.head,
+                cancellation: cancellation, pool: pool, source: { IdleDeadlineSource(connection: $0, idle: nil) })
         } catch {
             body.finish(error)
             deliverHead(.failure(error))
             return
         }
-        defer { connection.close() }
-        reader.source.idle = timeouts.idle
+        let length: Int?
+        switch exchange.framing {
+        case .none: length = 0
+        case .contentLength(let declared): length = declared
+        case .chunked, .untilClose: length = nil
+        }
+        if let length, length > maxBodyBytes {
+            exchange.connection.close()
+            body.finish(.bodyTooLarge(limit: maxBodyBytes))
+            deliverHead(.failure(.bodyTooLarge(limit: maxBodyBytes)))
+            return
+        }
+        let responseHead = exchange.head
+        // Made at delivery, never held here: the consumer dropping the stream is what cancels it.
+        func deliver() {
+            deliverHead(.success(HTTPClientStreamingResponse(
+                version: responseHead.version, status: responseHead.status, reasonPhrase: responseHead.reasonPhrase,
+                headers: responseHead.headers, bodyLength: length, body: HTTPClientBodyStream(channel: body))))
+        }
+        if length == 0 {
+            // Nothing for the consumer to read: the connection is free before anyone waits for it.
+            exchange.release()
+            body.finish(nil)
+            deliver()
+            return
+        }
+        deliver()
+        exchange.reader.source.idle = timeouts.idle
         do throws(HTTPClientError) {
-            try reader.streamBody(framing, limit: maxBodyBytes) { (piece: ArraySlice<UInt8>) throws(HTTPClientError) in
+            try exchange.reader.streamBody(exchange.framing, limit: maxBodyBytes) { (piece: ArraySlice<UInt8>) throws(HTTPClientError) in
                 try body.push(piece)
             }
-            body.finish(nil)
         } catch {
+            exchange.connection.close()
             body.finish(error)
+            return
+        }
+        if let pool = exchange.pool, exchange.isReusable {
+            body.finish(keeping: exchange.connection, in: pool, for: exchange.endpoint)
+        } else {
+            exchange.connection.close()
+            body.finish(nil)
         }
     }
 }

@@ -37,6 +37,8 @@ final class HTTPClientBodyChannel: Sendable {
         var cancelled = false
         var consumer: CheckedContinuation<Result<[UInt8]?, HTTPClientError>, Never>?
         var producerWaiting = false
+        /// The connection that carried the whole body, kept until the consumer reaches the end.
+        var finishedConnection: FinishedConnection?
     }
 
     private let state = Mutex(State())
@@ -54,14 +56,18 @@ final class HTTPClientBodyChannel: Sendable {
     func next() async throws(HTTPClientError) -> [UInt8]? {
         let result = await withTaskCancellationHandler {
             await withCheckedContinuation { (continuation: CheckedContinuation<Result<[UInt8]?, HTTPClientError>, Never>) in
-                let (ready, wake) = state.withLock { state -> (Result<[UInt8]?, HTTPClientError>?, Bool) in
-                    if let piece = Self.take(&state, limit: bufferLimit) { return (.success(piece.0), piece.1) }
-                    if state.cancelled { return (.failure(.cancelled), false) }
-                    if let end = state.end { return (end.map { .failure($0) } ?? .success(nil), false) }
+                let (ready, wake, finished) = state.withLock { state -> (Result<[UInt8]?, HTTPClientError>?, Bool, FinishedConnection?) in
+                    if let piece = Self.take(&state, limit: bufferLimit) { return (.success(piece.0), piece.1, nil) }
+                    if state.cancelled { return (.failure(.cancelled), false, nil) }
+                    if let end = state.end {
+                        defer { state.finishedConnection = nil }
+                        return (end.map { .failure($0) } ?? .success(nil), false, state.finishedConnection)
+                    }
                     state.consumer = continuation
-                    return (nil, false)
+                    return (nil, false, nil)
                 }
                 if wake { space.signal() }
+                finished?.keep()
                 if let ready { continuation.resume(returning: ready) }
             }
         } onCancel: {
@@ -70,16 +76,21 @@ final class HTTPClientBodyChannel: Sendable {
         return try result.get()
     }
 
-    /// Marks the channel cancelled, wakes both sides, and fires the exchange's cancellation.
+    /// Marks the channel cancelled, wakes both sides, and fires the exchange's cancellation. A
+    /// connection waiting for the consumer to reach the end is closed: an abandoned body is never reused.
     func cancel() {
-        let waiter = state.withLock { state -> CheckedContinuation<Result<[UInt8]?, HTTPClientError>, Never>? in
-            guard !state.cancelled else { return nil }
+        let (waiter, finished) = state.withLock { state -> (CheckedContinuation<Result<[UInt8]?, HTTPClientError>, Never>?, FinishedConnection?) in
+            guard !state.cancelled else { return (nil, nil) }
             state.cancelled = true
             state.pieces = []
             state.bufferedBytes = 0
-            defer { state.consumer = nil }
-            return state.consumer
+            defer {
+                state.consumer = nil
+                state.finishedConnection = nil
+            }
+            return (state.consumer, state.finishedConnection)
         }
+        finished?.connection.close()
         cancellation.fire()
         space.signal()
         waiter?.resume(returning: .failure(.cancelled))
@@ -145,4 +156,39 @@ final class HTTPClientBodyChannel: Sendable {
         }
         waiter?.resume(returning: error.map { .failure($0) } ?? .success(nil))
     }
+
+    /// Ends a complete body whose connection may carry another request: it goes to `pool` once the
+    /// consumer has read to the end (at once if the consumer already waits there), and is closed if
+    /// the stream is cancelled or dropped first.
+    func finish(keeping connection: HTTPClientConnection, in pool: HTTPConnectionPool, for endpoint: HTTPConnectionEndpoint) {
+        let finished = FinishedConnection(connection: connection, pool: pool, endpoint: endpoint)
+        let (waiter, closing) = state.withLock { state -> (CheckedContinuation<Result<[UInt8]?, HTTPClientError>, Never>?, Bool) in
+            guard state.end == nil, !state.cancelled else { return (nil, true) }
+            state.end = .some(nil)
+            if let consumer = state.consumer {
+                state.consumer = nil
+                return (consumer, false)
+            }
+            state.finishedConnection = finished
+            return (nil, false)
+        }
+        if closing {
+            connection.close()
+        } else if let waiter {
+            finished.keep()
+            waiter.resume(returning: .success(nil))
+        }
+    }
+}
+
+/// A connection whose response was read to the end, on its way back to a pool.
+struct FinishedConnection: @unchecked Sendable {
+    // @unchecked: the exchange thread is done with the connection before handing it over under the
+    // channel's lock; only the one side that takes it out of the channel touches it after.
+    let connection: HTTPClientConnection
+    let pool: HTTPConnectionPool
+    let endpoint: HTTPConnectionEndpoint
+
+    /// Returns the connection to its pool.
+    func keep() { pool.keep(connection, for: endpoint) }
 }

@@ -1,15 +1,16 @@
 import Glibc
 
-/// One non-blocking TCP connection used by a single exchange on a single thread. Every wait goes
-/// through `waitUntilReady`, which honours the deadline and the cancellation eventfd.
+/// One non-blocking TCP connection used by one exchange at a time, on that exchange's thread; a pooled
+/// connection passes to the next exchange through `HTTPConnectionPool`. Every wait goes through
+/// `waitUntilReady`, which honours the deadline and the cancellation eventfd.
 final class HTTPClientConnection {
     /// The socket, or -1 once closed.
     private(set) var descriptor: Int32
     /// The instant the next wait must end by: the whole exchange's deadline, or for a streamed body
     /// the idle deadline, moved forward before each read.
     var deadline: ContinuousClock.Instant
-    /// Fired when the calling task is cancelled.
-    let cancellation: HTTPClientCancellation
+    /// Fired when the calling task is cancelled; replaced when a pooled connection starts another exchange.
+    var cancellation: HTTPClientCancellation
     /// The TLS session for an https exchange, set once the handshake is done; nil for plain http.
     var tls: TLSSession?
     /// Reused receive space, so a read never allocates; raw memory, since zeroing 64 KiB for every
@@ -27,10 +28,12 @@ final class HTTPClientConnection {
         scratch.deallocate()
     }
 
-    /// Ends TLS (if any) and closes the socket; safe to call twice.
+    /// Ends TLS (if any) and closes the socket; safe to call twice, from any thread once no exchange uses it.
     func close() {
-        tls?.close()
-        tls = nil
+        if let tls {
+            HTTPClientThread.withoutBrokenPipeSignal { tls.close() }
+            self.tls = nil
+        }
         guard descriptor >= 0 else { return }
         _ = Glibc.close(descriptor)
         descriptor = -1

@@ -62,3 +62,23 @@ extension HTTPClientThread {
         }
     }
 }
+
+extension HTTPClientThread {
+    /// Runs `body` with SIGPIPE blocked on the calling thread and drops one it raised. A pooled https
+    /// connection can be closed on any thread (the consumer of a stream, the pool's owner), and
+    /// OpenSSL sends its close_notify with write(2), which raises SIGPIPE once the peer has reset.
+    static func withoutBrokenPipeSignal(_ body: () -> Void) {
+        var pipeSignal = sigset_t()
+        sigemptyset(&pipeSignal)
+        sigaddset(&pipeSignal, SIGPIPE)
+        var previous = sigset_t()
+        pthread_sigmask(SIG_BLOCK, &pipeSignal, &previous)
+        body()
+        var pending = sigset_t()
+        if sigpending(&pending) == 0, sigismember(&pending, SIGPIPE) == 1 {
+            var noWait = timespec(tv_sec: 0, tv_nsec: 0)
+            _ = sigtimedwait(&pipeSignal, nil, &noWait)
+        }
+        pthread_sigmask(SIG_SETMASK, &previous, nil)
+    }
+}

@@ -10,6 +10,9 @@ struct HTTPResponseReader<Source: HTTPByteSource> {
     private(set) var buffer: [UInt8] = []
     private(set) var position = 0
     private(set) var reachedEnd = false
+    /// Whether any byte of a response has arrived: a request on a reused connection that fails before
+    /// one did may be retried (RFC 9112 §9.3.1).
+    private(set) var receivedAny = false
 
     init(source: Source) {
         self.source = source
@@ -82,7 +85,7 @@ struct HTTPResponseReader<Source: HTTPByteSource> {
     mutating func fill() throws(HTTPClientError) -> Int {
         if reachedEnd { return 0 }
         let count = try source.receive(into: &buffer, limit: Self.readSize)
-        if count == 0 { reachedEnd = true }
+        if count == 0 { reachedEnd = true } else { receivedAny = true }
         return count
     }
 

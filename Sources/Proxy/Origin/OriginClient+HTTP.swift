@@ -29,7 +29,8 @@ extension OriginClient {
                 clientRequest,
                 connectTimeout: configuration.connectTimeout,
                 deadline: remaining,
-                maxBodyBytes: request.maxBodyBytes
+                maxBodyBytes: request.maxBodyBytes,
+                pool: connections
             )
         } catch {
             throw OriginError(error)

@@ -38,7 +38,8 @@ extension OriginClient {
         do {
             response = try await HTTPClient.stream(
                 clientRequest, connectTimeout: configuration.connectTimeout, headTimeout: remaining,
-                idleTimeout: configuration.totalTimeout, maxBodyBytes: max(0, request.maxBodyBytes))
+                idleTimeout: configuration.totalTimeout, maxBodyBytes: max(0, request.maxBodyBytes),
+                pool: connections)
         } catch {
             throw OriginError(error)
         }

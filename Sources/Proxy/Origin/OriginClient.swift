@@ -1,7 +1,8 @@
 import HTTPServer
 
 /// Fetches masters, media playlists, subtitle files and segment bytes from origins: http and https
-/// through our own HTTP/1.1 client (TLS by OpenSSL, loaded on the first https fetch), file:// from disk.
+/// through our own HTTP/1.1 client (TLS by OpenSSL, loaded on the first https fetch) over kept-alive
+/// connections, file:// from disk.
 /// Follows redirects itself so every hop passes the caller's check, and coalesces identical
 /// concurrent fetches into one.
 public final class OriginClient: Sendable {
@@ -35,6 +36,8 @@ public final class OriginClient: Sendable {
     let coalescer = OriginFetchCoalescer()
     /// Shared by every https exchange; OpenSSL is loaded by the first one, not here.
     let tlsContext: TLSContext
+    /// Idle http and https connections to origins, reused by the next fetch or stream to the same one.
+    let connections = HTTPConnectionPool()
 
     /// Makes a client.
     public init(configuration: Configuration) {
