@@ -4,10 +4,14 @@ import HTTPServer
 @testable import Proxy
 
 extension TestOrigin {
-    /// A port with nothing listening: bound to get a free number, then closed without listen().
-    static func closedPort() -> Int {
+    /// A port with nothing listening on it (see `refusingPort`).
+    static func closedPort() -> Int { refusingPort }
+
+    /// A port bound for the whole test run and never listened on, so connecting to it is refused. The
+    /// socket stays open: a port released at once could be taken by another test's server running in
+    /// parallel, which then answers instead of refusing.
+    private static let refusingPort: Int = {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        defer { close(fd) }
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_addr.s_addr = inet_addr("127.0.0.1")
@@ -19,7 +23,7 @@ extension TestOrigin {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
         }
         return Int(UInt16(bigEndian: address.sin_port))
-    }
+    }()
 
     /// The repository's Tests/Fixtures directory.
     static var fixtures: URL {
