@@ -273,12 +273,15 @@ fi
 if wants startup; then
     log "start-up to the first 200 on /healthz"
     proxy_config "$START_PORT" 2 "$WORK/start.json"
-    sed -e "s|@WORK@|$WORK/start|g" -e "s|@PORT@|$START_PORT|" -e "s|@LOCATION@|$LOCATION|" -e "s|@ACCESS_LOG@|access_log off;|" -e "s|@NOFILE@|$NOFILE|" \
+    # Both sides log requests as the rest of the run does (LOGS): off by default, on with LOGS=on.
+    START_ACCESS_LOG="access_log off;"
+    [ "$LOGS" = on ] && START_ACCESS_LOG="access_log $WORK/start-access.log;"
+    sed -e "s|@WORK@|$WORK/start|g" -e "s|@PORT@|$START_PORT|" -e "s|@LOCATION@|$LOCATION|" -e "s|@ACCESS_LOG@|$START_ACCESS_LOG|" -e "s|@NOFILE@|$NOFILE|" \
         "$BENCH/nginx.conf.template" > "$WORK/start-nginx.conf"
     mkdir -p "$WORK/start/www"
     s_p=(); s_n=()
     for _ in $(seq 1 "$ROUNDS"); do
-        s_p+=("$(python3 "$BENCH/startup_time.py" 3 "$START_PORT" /healthz -- "$PROXY" --config "$WORK/start.json")")
+        s_p+=("$(HLS_PROXY_ACCESS_LOG=$LOGS python3 "$BENCH/startup_time.py" 3 "$START_PORT" /healthz -- "$PROXY" --config "$WORK/start.json")")
         s_n+=("$(python3 "$BENCH/startup_time.py" 3 "$START_PORT" /healthz -- "$NGINX" -c "$WORK/start-nginx.conf" -p "$WORK/start")")
     done
     p=$(median "${s_p[@]}"); n=$(median "${s_n[@]}")

@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 
 /// Log lines go to a memory buffer that a background thread writes out, so a request never waits on
 /// stdout: the HTTP loop thread may log, and a slow or stuck log reader must not stall serving.
@@ -100,35 +99,5 @@ enum StandardStreams {
     static func flush() {
         output.flush()
         error.flush()
-    }
-}
-
-/// RFC 3339 UTC timestamps with milliseconds for log lines; the formatted second is cached, since
-/// formatting a date costs more than the rest of a log line.
-enum Timestamp {
-    /// `2026-01-02T03:04:05` for the second last formatted.
-    private static let cache = Mutex<(second: Int64, prefix: [UInt8])>((-1, []))
-
-    static func now() -> String {
-        var line = LogLineBuilder(capacity: 24)
-        append(to: &line)
-        return line.text
-    }
-
-    /// Appends the current time, `2026-01-02T03:04:05.678Z`.
-    static func append(to line: inout LogLineBuilder) {
-        let seconds = Date().timeIntervalSince1970
-        let whole = seconds.rounded(.down)
-        let millis = Int((seconds - whole) * 1000)
-        let second = Int64(whole)
-        let prefix = cache.withLock { cached -> [UInt8] in
-            if cached.second == second { return cached.prefix }
-            let formatted = Date.ISO8601FormatStyle(includingFractionalSeconds: false).format(Date(timeIntervalSince1970: whole))
-            cached = (second, Array(formatted.dropLast().utf8))
-            return cached.prefix
-        }
-        line.append(bytesOf: prefix)
-        line.appendFraction(millis)
-        line.append("Z")
     }
 }

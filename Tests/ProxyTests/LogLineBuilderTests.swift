@@ -33,3 +33,31 @@ import Testing
         #expect(stamp.wholeMatch(of: pattern) != nil, "\(stamp)")
     }
 }
+
+/// The log timestamp's own calendar arithmetic against Foundation's formatter.
+@Suite struct LogTimestampTests {
+    @Test(arguments: [
+        0, 59, 86_399, 86_400, 951_782_400, 951_868_799, 951_868_800, 1_078_012_800, 1_709_164_800,
+        1_795_996_800, 4_107_542_399, 4_107_542_400, 253_402_300_799, 1_234_567_890, 1_700_000_000,
+    ] as [Int64])
+    func secondsAreFormattedAsFoundationFormatsThem(second: Int64) {
+        // Leap days (2000-02-29, 2004-02-29, 2024-02-29), the last second of 9999, and 2100 (not leap).
+        let expected = Date.ISO8601FormatStyle(includingFractionalSeconds: false)
+            .format(Date(timeIntervalSince1970: TimeInterval(second)))
+        #expect(String(decoding: Timestamp.format(second), as: UTF8.self) + "Z" == expected)
+    }
+
+    @Test func everyDayOfFourHundredYearsMatchesFoundation() {
+        // One era of the Gregorian calendar, a day at a time, from 1970.
+        let style = Date.ISO8601FormatStyle(includingFractionalSeconds: false)
+        var mismatches = 0
+        for day in Int64(0)..<146_097 {
+            let second = day * 86_400 + 45_296 // 12:34:56
+            if String(decoding: Timestamp.format(second), as: UTF8.self) + "Z"
+                != style.format(Date(timeIntervalSince1970: TimeInterval(second))) {
+                mismatches += 1
+            }
+        }
+        #expect(mismatches == 0)
+    }
+}
