@@ -27,13 +27,13 @@ final class KeepAliveOrigin: Sendable {
 
     typealias Script = @Sendable (_ path: String, _ place: Place) -> Answer
 
-    let port: Int
-    private let listener: Int32
+    /// The port the origin listens on.
+    var port: Int { listener.port }
+    private let listener: TestListener
     private let script: Script
     private let tls: TLSServerContext?
     private let counts = Mutex(Counts())
     private let released = Atomic<Bool>(false)
-    private let stopped = Atomic<Bool>(false)
 
     private struct Counts {
         var requestsPerConnection: [Int] = []
@@ -48,26 +48,9 @@ final class KeepAliveOrigin: Sendable {
         self.script = script
         self.tls = tls ? try TLSServerContext(
             certificate: TLSTestOrigin.directory + "/server.pem", key: TLSTestOrigin.directory + "/server.key") : nil
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-        guard fd >= 0 else { throw TestOriginError.setup("socket") }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        let bound = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-        }
-        guard bound == 0, listen(fd, 64) == 0 else {
-            close(fd)
-            throw TestOriginError.setup("bind/listen")
-        }
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        _ = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
-        }
-        port = Int(UInt16(bigEndian: address.sin_port))
-        listener = fd
+        listener = try TestListener()
         let origin = self
-        Thread.detachNewThread { origin.acceptLoop() }
+        listener.acceptEach { origin.accepted($0) }
     }
 
     /// The same answer for every request.
@@ -98,34 +81,23 @@ final class KeepAliveOrigin: Sendable {
 
     /// Stops accepting.
     func stop() {
-        guard !stopped.exchange(true, ordering: .relaxed) else { return }
         release()
-        shutdown(listener, Int32(SHUT_RDWR))
-        close(listener)
+        listener.stop()
     }
 
-    private func acceptLoop() {
-        while !stopped.load(ordering: .relaxed) {
-            let fd = accept(listener, nil, nil)
-            if fd < 0 {
-                if errno == EINTR { continue }
-                return
-            }
-            let index = counts.withLock { counts in
-                counts.requestsPerConnection.append(0)
-                counts.open += 1
-                return counts.requestsPerConnection.count - 1
-            }
-            let origin = self
-            Thread.detachNewThread { origin.serve(fd, index: index) }
+    /// Counts a new connection on the accept thread, so connections are numbered in accept order.
+    private func accepted(_ fd: Int32) {
+        let index = counts.withLock { counts in
+            counts.requestsPerConnection.append(0)
+            counts.open += 1
+            return counts.requestsPerConnection.count - 1
         }
+        let origin = self
+        Thread.detachNewThread { origin.serve(fd, index: index) }
     }
 
     private func serve(_ fd: Int32, index: Int) {
-        var pipeSignal = sigset_t()
-        sigemptyset(&pipeSignal)
-        sigaddset(&pipeSignal, SIGPIPE)
-        pthread_sigmask(SIG_BLOCK, &pipeSignal, nil)
+        TestListener.blockBrokenPipeSignal()
         let secure = tls.flatMap { $0.accept(fd) }
         defer {
             secure?.close()
@@ -139,7 +111,7 @@ final class KeepAliveOrigin: Sendable {
         var place = Place(connection: index, request: 0)
         while true {
             counts.withLock { _ = $0.waiting.insert(fd) }
-            let request = secure.map { $0.readRequest() } ?? KeepAliveOrigin.readRequest(fd)
+            let request = secure.map { $0.readRequest() } ?? TestOrigin.readRequest(fd)
             counts.withLock { _ = $0.waiting.remove(fd) }
             guard let request else { return }
             counts.withLock { counts in
@@ -147,7 +119,7 @@ final class KeepAliveOrigin: Sendable {
                 counts.requestsPerConnection[index] += 1
             }
             let write: ([UInt8]) -> Void = { bytes in
-                if let secure { secure.write(bytes) } else { _ = KeepAliveOrigin.write(fd, bytes) }
+                if let secure { secure.write(bytes) } else { TestListener.writeAll(fd, bytes) }
             }
             switch script(TestOrigin.pathOf(request.target), place) {
             case .respond(let bytes):
@@ -163,37 +135,6 @@ final class KeepAliveOrigin: Sendable {
             }
             place.request += 1
         }
-    }
-
-    /// Reads one request head (the client sends no body and never pipelines); nil at the close.
-    private static func readRequest(_ fd: Int32) -> TestOrigin.RecordedRequest? {
-        var bytes: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 4096)
-        while !String(decoding: bytes, as: UTF8.self).contains("\r\n\r\n") {
-            let count = chunk.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
-            if count <= 0 || bytes.count > 65_536 { return nil }
-            bytes.append(contentsOf: chunk[0..<count])
-        }
-        let lines = String(decoding: bytes, as: UTF8.self).components(separatedBy: "\r\n")
-        let requestLine = (lines.first ?? "").split(separator: " ")
-        guard requestLine.count == 3 else { return nil }
-        var headers = HTTPHeaders()
-        for line in lines.dropFirst() where !line.isEmpty {
-            guard let colon = line.firstIndex(of: ":") else { continue }
-            headers.add(String(line[..<colon]), line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces))
-        }
-        return TestOrigin.RecordedRequest(method: String(requestLine[0]), target: String(requestLine[1]), headers: headers)
-    }
-
-    /// Writes everything; false when the peer is gone.
-    private static func write(_ fd: Int32, _ bytes: [UInt8]) -> Bool {
-        var offset = 0
-        while offset < bytes.count {
-            let written = bytes.withUnsafeBytes { send(fd, $0.baseAddress.map { $0 + offset }, $0.count - offset, Int32(MSG_NOSIGNAL)) }
-            if written <= 0 { return false }
-            offset += written
-        }
-        return true
     }
 
     /// An HTTP/1.1 response with Content-Length and no Connection field: the connection stays open.

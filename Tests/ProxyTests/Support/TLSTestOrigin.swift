@@ -24,12 +24,13 @@ final class TLSTestOrigin: Sendable {
     typealias UseKeyFile = @convention(c) (OpaquePointer?, UnsafePointer<CChar>?, Int32) -> Int32
     typealias ServerName = @convention(c) (OpaquePointer?, Int32) -> UnsafePointer<CChar>?
 
-    let port: Int
+    /// The port the origin listens on.
+    var port: Int { listener.port }
     /// The test CA's certificate, for the client's CA file.
     static var caFile: String { directory + "/ca.pem" }
     static var directory: String { TestOrigin.fixtures.appendingPathComponent("tls").path }
 
-    private let listener: Int32
+    private let listener: TestListener
     private let routes: [String: [UInt8]]
     private let files: String?
     /// Off: the origin speaks plain HTTP on this port, as a misconfigured https URL would meet.
@@ -37,7 +38,6 @@ final class TLSTestOrigin: Sendable {
     private let context: TLSServerContext
     private let recorded = Mutex<[TestOrigin.RecordedRequest]>([])
     private let indicatedNames = Mutex<[String?]>([])
-    private let stopped = Atomic<Bool>(false)
 
     /// Starts listening on 127.0.0.1 (or ::1) on a free port.
     init(routes: [String: [UInt8]], files: String? = nil, certificate: Certificate = .server, ipv6: Bool = false, speaksTLS: Bool = true) throws {
@@ -46,9 +46,9 @@ final class TLSTestOrigin: Sendable {
         self.speaksTLS = speaksTLS
         context = try TLSServerContext(certificate: TLSTestOrigin.directory + "/\(certificate.rawValue).pem",
                                        key: TLSTestOrigin.directory + "/\(certificate.rawValue).key")
-        (listener, port) = try TLSTestOrigin.listen(ipv6: ipv6)
+        listener = try TestListener(ipv6: ipv6)
         let origin = self
-        Thread.detachNewThread { origin.acceptLoop() }
+        listener.serveEach { origin.serve($0) }
     }
 
     /// `https://HOST:PORT/path`.
@@ -61,32 +61,12 @@ final class TLSTestOrigin: Sendable {
     var serverNames: [String?] { indicatedNames.withLock { $0 } }
 
     /// Stops accepting.
-    func stop() {
-        guard !stopped.exchange(true, ordering: .relaxed) else { return }
-        shutdown(listener, Int32(SHUT_RDWR))
-        close(listener)
-    }
+    func stop() { listener.stop() }
 
     deinit { stop() }
 
-    private func acceptLoop() {
-        while !stopped.load(ordering: .relaxed) {
-            let connection = accept(listener, nil, nil)
-            if connection < 0 {
-                if errno == EINTR { continue }
-                return
-            }
-            let origin = self
-            Thread.detachNewThread { origin.serve(connection) }
-        }
-    }
-
     private func serve(_ fd: Int32) {
-        // A client that hangs up mid-write must not take the test process down with SIGPIPE.
-        var pipeSignal = sigset_t()
-        sigemptyset(&pipeSignal)
-        sigaddset(&pipeSignal, SIGPIPE)
-        pthread_sigmask(SIG_BLOCK, &pipeSignal, nil)
+        TestListener.blockBrokenPipeSignal()
         defer { close(fd) }
         guard speaksTLS else {
             // Like nginx on its http port: whatever arrives (here a ClientHello) gets a 400.
@@ -109,43 +89,6 @@ final class TLSTestOrigin: Sendable {
         } else {
             connection.write(TestOrigin.response(status: 404, reason: "Not Found", body: Array("no route".utf8)))
         }
-    }
-
-    /// A listening socket on loopback and its port.
-    private static func listen(ipv6: Bool) throws -> (Int32, Int) {
-        let fd = socket(ipv6 ? AF_INET6 : AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-        guard fd >= 0 else { throw TestOriginError.setup("socket") }
-        var storage = sockaddr_storage()
-        var length: socklen_t
-        if ipv6 {
-            length = socklen_t(MemoryLayout<sockaddr_in6>.size)
-            withUnsafeMutablePointer(to: &storage) {
-                $0.withMemoryRebound(to: sockaddr_in6.self, capacity: 1) {
-                    $0.pointee.sin6_family = sa_family_t(AF_INET6)
-                    $0.pointee.sin6_addr = in6addr_loopback
-                }
-            }
-        } else {
-            length = socklen_t(MemoryLayout<sockaddr_in>.size)
-            withUnsafeMutablePointer(to: &storage) {
-                $0.withMemoryRebound(to: sockaddr_in.self, capacity: 1) {
-                    $0.pointee.sin_family = sa_family_t(AF_INET)
-                    $0.pointee.sin_addr.s_addr = inet_addr("127.0.0.1")
-                }
-            }
-        }
-        let bound = withUnsafePointer(to: &storage) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) } }
-        guard bound == 0, Glibc.listen(fd, 64) == 0 else {
-            close(fd)
-            throw TestOriginError.setup("bind/listen")
-        }
-        _ = withUnsafeMutablePointer(to: &storage) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) } }
-        let networkPort = withUnsafePointer(to: &storage) { pointer -> UInt16 in
-            ipv6
-                ? pointer.withMemoryRebound(to: sockaddr_in6.self, capacity: 1) { $0.pointee.sin6_port }
-                : pointer.withMemoryRebound(to: sockaddr_in.self, capacity: 1) { $0.pointee.sin_port }
-        }
-        return (fd, Int(UInt16(bigEndian: networkPort)))
     }
 }
 
@@ -209,38 +152,18 @@ final class TLSServerConnection {
 
     /// Reads the request head (the client sends no body).
     func readRequest() -> TestOrigin.RecordedRequest? {
-        var bytes: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 4096)
-        while bytes.count < 65_536 {
-            let count = chunk.withUnsafeMutableBytes { library.sessionRead(session, $0.baseAddress, Int32($0.count)) }
-            if count <= 0 { return nil }
-            bytes.append(contentsOf: chunk[0..<Int(count)])
-            if String(decoding: bytes, as: UTF8.self).contains("\r\n\r\n") { break }
+        let head = TestListener.readHead { buffer in
+            Int(library.sessionRead(session, buffer.baseAddress, Int32(clamping: buffer.count)))
         }
-        let lines = String(decoding: bytes, as: UTF8.self).components(separatedBy: "\r\n")
-        let requestLine = (lines.first ?? "").split(separator: " ")
-        guard requestLine.count == 3 else { return nil }
-        var headers = HTTPHeaders()
-        for line in lines.dropFirst() where !line.isEmpty {
-            guard let colon = line.firstIndex(of: ":") else { continue }
-            headers.add(String(line[..<colon]), line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces))
-        }
-        return TestOrigin.RecordedRequest(method: String(requestLine[0]), target: String(requestLine[1]), headers: headers)
+        return head.flatMap(TestOrigin.RecordedRequest.init(head:))
     }
 
     /// Writes everything, in records of at most 16 KiB; stops when the peer is gone.
     func write(_ bytes: [UInt8]) {
-        var offset = 0
-        while offset < bytes.count {
-            let written = bytes.withUnsafeBytes { raw in
-                library.sessionWrite(session, raw.baseAddress.map { $0 + offset }, Int32(min(raw.count - offset, 16_384)))
-            }
-            guard written > 0 else {
-                failed = true
-                return
-            }
-            offset += Int(written)
+        let written = TestListener.writeAll(bytes) { buffer in
+            Int(library.sessionWrite(session, buffer.baseAddress, Int32(min(buffer.count, 16_384))))
         }
+        if !written { failed = true }
     }
 
     /// Sends close_notify when healthy, frees the session; the socket is closed by the caller.

@@ -27,39 +27,14 @@ extension TestOrigin {
         Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
     }
 
-    /// Reads the request head (the client sends no body).
-    func readRequest(_ fd: Int32) -> RecordedRequest? {
-        var bytes: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 4096)
-        let end = Array("\r\n\r\n".utf8)
-        while bytes.count < 65_536 {
-            let count = chunk.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
-            if count <= 0 { return nil }
-            bytes.append(contentsOf: chunk[0..<count])
-            if bytes.count >= 4, (0...(bytes.count - 4)).contains(where: { Array(bytes[$0..<($0 + 4)]) == end }) { break }
-        }
-        let lines = String(decoding: bytes, as: UTF8.self).components(separatedBy: "\r\n")
-        let requestLine = (lines.first ?? "").split(separator: " ")
-        guard requestLine.count == 3 else { return nil }
-        var headers = HTTPHeaders()
-        for line in lines.dropFirst() where !line.isEmpty {
-            guard let colon = line.firstIndex(of: ":") else { continue }
-            headers.add(String(line[..<colon]), line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces))
-        }
-        return RecordedRequest(method: String(requestLine[0]), target: String(requestLine[1]), headers: headers)
+    /// Reads and parses one request head from a socket; nil when none came.
+    static func readRequest(_ fd: Int32) -> RecordedRequest? {
+        TestListener.readHead(fd).flatMap(RecordedRequest.init(head:))
     }
 
     /// Writes everything; false when the peer is gone.
     @discardableResult
-    func write(_ fd: Int32, _ bytes: [UInt8]) -> Bool {
-        var offset = 0
-        while offset < bytes.count {
-            let written = bytes.withUnsafeBytes { send(fd, $0.baseAddress.map { $0 + offset }, $0.count - offset, Int32(MSG_NOSIGNAL)) }
-            if written <= 0 { return false }
-            offset += written
-        }
-        return true
-    }
+    func write(_ fd: Int32, _ bytes: [UInt8]) -> Bool { TestListener.writeAll(fd, bytes) }
 
     /// Blocks until the client closes the connection (counted) or the origin stops.
     func waitForPeerClose(_ fd: Int32) {
@@ -76,5 +51,20 @@ extension TestOrigin {
                 }
             }
         }
+    }
+}
+
+extension TestOrigin.RecordedRequest {
+    /// Parses a request head: the request line and its fields; nil when the request line is not three words.
+    init?(head: [UInt8]) {
+        let lines = String(decoding: head, as: UTF8.self).components(separatedBy: "\r\n")
+        let requestLine = (lines.first ?? "").split(separator: " ")
+        guard requestLine.count == 3 else { return nil }
+        var headers = HTTPHeaders()
+        for line in lines.dropFirst() where !line.isEmpty {
+            guard let colon = line.firstIndex(of: ":") else { continue }
+            headers.add(String(line[..<colon]), line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces))
+        }
+        self.init(method: String(requestLine[0]), target: String(requestLine[1]), headers: headers)
     }
 }

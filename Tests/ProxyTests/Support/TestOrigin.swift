@@ -27,55 +27,20 @@ final class TestOrigin: Sendable {
         var headers: HTTPHeaders
     }
 
-    let port: Int
-    private let listener: Int32
+    /// The port the origin listens on.
+    var port: Int { listener.port }
+    private let listener: TestListener
     private let routes: [String: Behaviour]
     private let recorded = Mutex<[RecordedRequest]>([])
     private let closedConnections = Atomic<Int>(0)
-    private let stopped = Atomic<Bool>(false)
     private let released = Atomic<Bool>(false)
 
     /// Starts listening on 127.0.0.1 (or `::1`) on a free port.
     init(routes: [String: Behaviour], ipv6: Bool = false) throws {
         self.routes = routes
-        let fd = socket(ipv6 ? AF_INET6 : AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-        guard fd >= 0 else { throw TestOriginError.setup("socket") }
-        var one: Int32 = 1
-        setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, socklen_t(MemoryLayout<Int32>.size))
-        var bound: Int32
-        if ipv6 {
-            var address = sockaddr_in6()
-            address.sin6_family = sa_family_t(AF_INET6)
-            address.sin6_addr = in6addr_loopback
-            bound = withUnsafePointer(to: &address) {
-                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in6>.size)) }
-            }
-        } else {
-            var address = sockaddr_in()
-            address.sin_family = sa_family_t(AF_INET)
-            address.sin_addr.s_addr = inet_addr("127.0.0.1")
-            bound = withUnsafePointer(to: &address) {
-                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-            }
-        }
-        guard bound == 0, listen(fd, 64) == 0 else {
-            close(fd)
-            throw TestOriginError.setup("bind/listen")
-        }
-        var storage = sockaddr_storage()
-        var length = socklen_t(MemoryLayout<sockaddr_storage>.size)
-        _ = withUnsafeMutablePointer(to: &storage) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
-        }
-        let networkPort = withUnsafePointer(to: &storage) { pointer -> UInt16 in
-            ipv6
-                ? pointer.withMemoryRebound(to: sockaddr_in6.self, capacity: 1) { $0.pointee.sin6_port }
-                : pointer.withMemoryRebound(to: sockaddr_in.self, capacity: 1) { $0.pointee.sin_port }
-        }
-        port = Int(UInt16(bigEndian: networkPort))
-        listener = fd
+        listener = try TestListener(ipv6: ipv6)
         let origin = self
-        Thread.detachNewThread { origin.acceptLoop() }
+        listener.serveEach { origin.serve($0) }
     }
 
     /// `http://127.0.0.1:PORT/path`.
@@ -95,34 +60,20 @@ final class TestOrigin: Sendable {
     /// Lets every `.gated` answer go out.
     func release() { released.store(true, ordering: .relaxed) }
 
-    var isStopped: Bool { stopped.load(ordering: .relaxed) }
+    /// True once `stop()` has been called.
+    var isStopped: Bool { listener.isStopped }
 
+    /// Counts a connection the client closed while the origin waited.
     func noteClientClosed() { closedConnections.add(1, ordering: .relaxed) }
 
     /// Stops accepting; hanging connections notice within a few milliseconds and close.
-    func stop() {
-        guard !stopped.exchange(true, ordering: .relaxed) else { return }
-        shutdown(listener, Int32(SHUT_RDWR))
-        close(listener)
-    }
+    func stop() { listener.stop() }
 
     deinit { stop() }
 
-    private func acceptLoop() {
-        while !stopped.load(ordering: .relaxed) {
-            let connection = accept(listener, nil, nil)
-            if connection < 0 {
-                if errno == EINTR { continue }
-                return
-            }
-            let origin = self
-            Thread.detachNewThread { origin.serve(connection) }
-        }
-    }
-
     private func serve(_ fd: Int32) {
         defer { close(fd) }
-        guard let request = readRequest(fd) else { return }
+        guard let request = TestOrigin.readRequest(fd) else { return }
         recorded.withLock { $0.append(request) }
         switch routes[TestOrigin.pathOf(request.target)] ?? .raw(TestOrigin.response(status: 404, body: Array("no route".utf8))) {
         case .raw(let bytes):
