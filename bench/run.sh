@@ -2,7 +2,7 @@
 # The proxy against nginx (one worker, access log off) on the same machine in the same run.
 # Pairs run alternately (proxy, nginx, proxy, nginx, ...) and the table shows medians and ratios.
 #
-#   bench/run.sh                          # everything, about 4 minutes
+#   bench/run.sh                          # everything, about 5 minutes
 #   DURATION=3 ROUNDS=3 bench/run.sh      # shorter wrk runs
 #   ONLY="redirect master" bench/run.sh   # a subset: redirect health master cold disk stream many startup subtitles
 #
