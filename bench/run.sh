@@ -4,7 +4,7 @@
 #
 #   bench/run.sh                          # everything, about 5 minutes
 #   DURATION=3 ROUNDS=3 bench/run.sh      # shorter wrk runs
-#   ONLY="redirect master" bench/run.sh   # a subset: redirect health master cold disk stream many startup subtitles
+#   ONLY="redirect master" bench/run.sh   # a subset: redirect ceiling health master cold disk stream many startup subtitles
 #
 # Environment: DURATION (seconds per wrk run, 5), ROUNDS (pairs per test, 3), IDLE (idle connections, 10000),
 # ONLY (tests to run), LOGS=on (access logs on both sides), SKIP_BUILD=1 (use the existing release build),
@@ -14,12 +14,13 @@ set -euo pipefail
 DURATION=${DURATION:-5}
 ROUNDS=${ROUNDS:-3}
 IDLE=${IDLE:-10000}
-ONLY=${ONLY:-redirect health master cold disk stream many startup subtitles}
+ONLY=${ONLY:-redirect ceiling health master cold disk stream many startup subtitles}
 LOGS=${LOGS:-off}
 PROXY_PORT=${PROXY_PORT:-18180}
 NGINX_PORT=${NGINX_PORT:-18181}
 COLD_PORT=${COLD_PORT:-18182}
 START_PORT=${START_PORT:-18183}
+CEILING_PORT=${CEILING_PORT:-18184}
 
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 BENCH="$ROOT/bench"
@@ -156,6 +157,20 @@ if wants redirect || wants many; then
     REDIRECT_64=$(median "${A_RPS[@]}")
     p=$REDIRECT_64; n=$(median "${B_RPS[@]}")
     row "redirect req/s, 64 conn (logs $LOGS)" "$p" "$n" "$(ratio "$p" "$n")" ">= 1.2 (logs off), >= 1.0 (logs on)"
+fi
+
+if wants ceiling; then
+    # What this machine allows at all: a bare epoll loop in C that answers each request with a fixed
+    # 302 and parses nothing, against the same nginx `return 302`.
+    log "ceiling: a bare epoll 302 loop, 64 connections"
+    CC=$(command -v cc || command -v clang)
+    "$CC" -O2 -o "$WORK/bare302" "$BENCH/ceiling/bare302.c"
+    "$WORK/bare302" "$CEILING_PORT" "$LOCATION" &
+    PIDS+=($!)
+    for _ in $(seq 1 100); do curl -s -o /dev/null "http://127.0.0.1:$CEILING_PORT/" && break; sleep 0.05; done
+    pair "http://127.0.0.1:$CEILING_PORT/redirect" "$N/redirect" 64
+    p=$(median "${A_RPS[@]}"); n=$(median "${B_RPS[@]}")
+    row "bare epoll 302 loop in C req/s, 64 conn (ceiling)" "$p" "$n" "$(ratio "$p" "$n")" "(reported)"
 fi
 
 if wants health; then
