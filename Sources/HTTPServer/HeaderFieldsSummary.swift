@@ -4,8 +4,7 @@ struct HeaderFieldsSummary {
     /// The agreed Content-Length, once one is seen.
     var contentLength: Int?
     var hasTransferEncoding = false
-    var connectionClose = false
-    var connectionKeepAlive = false
+    var connection = ConnectionOptions()
 
     /// Parses `field-name ":" OWS field-value OWS` (RFC 9112 §5) and appends it.
     mutating func add(_ line: Slice<UnsafeBufferPointer<UInt8>>, to headers: inout HTTPHeaders) -> Result<Void, RequestError> {
@@ -54,19 +53,8 @@ struct HeaderFieldsSummary {
         case .transferEncoding:
             hasTransferEncoding = true
         case .connection:
-            for token in field.value.split(separator: ",") {
-                let option = token.trimmingASCIIWhitespace()
-                if HTTPHeaders.equalNames(option, "close") { connectionClose = true }
-                if HTTPHeaders.equalNames(option, "keep-alive") { connectionKeepAlive = true }
-            }
+            connection.add(field.value)
         }
         return .success(())
-    }
-}
-
-extension Substring {
-    /// The text without leading and trailing SP/HTAB.
-    func trimmingASCIIWhitespace() -> String {
-        String(drop { $0 == " " || $0 == "\t" }.reversed().drop { $0 == " " || $0 == "\t" }.reversed())
     }
 }

@@ -103,7 +103,7 @@ enum RequestParser {
         case .success(let parsed): target = parsed
         case .failure(let error): return .failure(error)
         }
-        let keepAlive = start.version == .http1_1 ? !fields.connectionClose : fields.connectionKeepAlive && !fields.connectionClose
+        let keepAlive = fields.connection.persist(start.version)
         let request = HTTPRequest(
             method: start.method, target: start.target, path: target.path, rawPath: target.rawPath,
             query: target.query, version: start.version, headers: headers)

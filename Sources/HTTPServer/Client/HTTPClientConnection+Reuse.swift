@@ -21,14 +21,7 @@ extension HTTPClientConnection {
 extension HTTPResponseHead {
     /// Whether the origin lets the connection carry another request after this response
     /// (RFC 9112 §9.3): HTTP/1.1 unless `Connection: close`, HTTP/1.0 only with `Connection: keep-alive`.
-    var allowsReuse: Bool {
-        let options = headers.values("Connection")
-            .flatMap { $0.split(separator: ",") }
-            .map { $0.trimmingOWS().lowercased() }
-        if options.contains("close") { return false }
-        if version.major == 1 && version.minor >= 1 { return true }
-        return options.contains("keep-alive")
-    }
+    var allowsReuse: Bool { ConnectionOptions(headers).persist(version) }
 }
 
 extension HTTPBodyFraming {
