@@ -16,13 +16,24 @@ extension OriginClient {
             tls: secure ? tlsContext : nil)
     }
 
-    /// An http or https request through `HTTPClient`, gzip decoded under the same size cap.
-    func fetchHTTP(_ url: OriginURL, request: OriginRequest, headers given: HTTPHeaders, deadline: ContinuousClock.Instant) async throws(OriginError) -> OriginResponse {
+    /// The client request for one hop with our fields and the given Accept-Encoding, and the time
+    /// left for it; `.timeout` when none is.
+    func prepareHop(
+        _ url: OriginURL, request: OriginRequest, headers given: HTTPHeaders, acceptEncoding: String,
+        deadline: ContinuousClock.Instant
+    ) throws(OriginError) -> (request: HTTPClientRequest, remaining: Duration) {
         var headers = makeRequestHeaders(given)
-        headers.add("Accept-Encoding", OriginClient.acceptsGzip ? "gzip" : "identity")
+        headers.add("Accept-Encoding", acceptEncoding)
         let clientRequest = try makeClientRequest(url, method: request.method, headers: headers)
         let remaining = deadline - ContinuousClock.now
         guard remaining > .zero else { throw .timeout }
+        return (clientRequest, remaining)
+    }
+
+    /// An http or https request through `HTTPClient`, gzip decoded under the same size cap.
+    func fetchHTTP(_ url: OriginURL, request: OriginRequest, headers given: HTTPHeaders, deadline: ContinuousClock.Instant) async throws(OriginError) -> OriginResponse {
+        let (clientRequest, remaining) = try prepareHop(
+            url, request: request, headers: given, acceptEncoding: OriginClient.acceptsGzip ? "gzip" : "identity", deadline: deadline)
         let response: HTTPClientResponse
         do {
             response = try await HTTPClient.send(

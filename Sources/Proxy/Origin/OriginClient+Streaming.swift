@@ -29,11 +29,8 @@ extension OriginClient {
     /// http or https through `HTTPClient.stream`. The body is passed on as sent: asking for identity
     /// keeps Content-Length meaningful for Range and the cache.
     private func streamHTTP(_ url: OriginURL, request: OriginRequest, headers given: HTTPHeaders, deadline: ContinuousClock.Instant) async throws(OriginError) -> OriginStream {
-        var headers = makeRequestHeaders(given)
-        headers.add("Accept-Encoding", "identity")
-        let clientRequest = try makeClientRequest(url, method: request.method, headers: headers)
-        let remaining = deadline - ContinuousClock.now
-        guard remaining > .zero else { throw .timeout }
+        let (clientRequest, remaining) = try prepareHop(
+            url, request: request, headers: given, acceptEncoding: "identity", deadline: deadline)
         let response: HTTPClientStreamingResponse
         do {
             response = try await HTTPClient.stream(
