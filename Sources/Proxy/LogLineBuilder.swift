@@ -1,6 +1,6 @@
 /// Builds one JSON log line as UTF-8 bytes: text is copied into one buffer and numbers are written
-/// digit by digit, so an access line (written for every request) costs a few copies and a single
-/// String at the end rather than a String append per piece.
+/// digit by digit, so an access line (written for every request) costs a few copies and goes out as
+/// bytes, rather than a String append per piece.
 struct LogLineBuilder: ~Copyable {
     // Raw memory, grown by doubling: an access line takes about twenty appends, and an array's
     // per-append uniqueness and capacity checks cost more than the copies themselves.
@@ -20,9 +20,6 @@ struct LogLineBuilder: ~Copyable {
     func withBytes<Result>(_ body: (UnsafeBufferPointer<UInt8>) -> Result) -> Result {
         body(UnsafeBufferPointer(start: base, count: count))
     }
-
-    /// The line as bytes.
-    var bytes: [UInt8] { withBytes { Array($0) } }
 
     /// The line as text.
     var text: String { withBytes { String(decoding: $0, as: UTF8.self) } }

@@ -23,7 +23,7 @@ import Testing
         var line = LogLineBuilder()
         line.appendQuoted("a\"b\\c\n\r\t\u{1}\u{7F}é€")
         #expect(line.text == #""a\"b\\c\n\r\t\u0001\u007fé€""#)
-        let decoded = try JSONSerialization.jsonObject(with: Data(line.bytes), options: .fragmentsAllowed) as? String
+        let decoded = try JSONSerialization.jsonObject(with: Data(line.text.utf8), options: .fragmentsAllowed) as? String
         #expect(decoded == "a\"b\\c\n\r\t\u{1}\u{7F}é€")
     }
 
