@@ -123,29 +123,54 @@ NGINX_WORKER=$(pgrep -P "${PIDS[-1]}" | head -1)
 curl -sf "http://127.0.0.1:$PROXY_PORT/sample/master.m3u8" > "$WORK/www/master-rewritten.m3u8"
 grep -q 'TYPE=SUBTITLES' "$WORK/www/master-rewritten.m3u8" || { echo "the proxy's master has no subtitles" >&2; exit 1; }
 
-# One wrk run; prints "req/s p50_us p99_us errors".
-wrk_run() { # URL CONNECTIONS
-    local out
-    out=$(wrk -t1 -c"$2" -d"${DURATION}s" --timeout 5s -s "$BENCH/report.lua" "$1" | grep '^RESULT')
-    echo "${out#RESULT }"
+# One wrk run; prints "req/s p50_us p99_us errors server_us client_pct": the last two are the server's CPU
+# time per request (user + system, from /proc/PID/stat; "-" without a PID) and wrk's own CPU use in
+# percent of one core, which tells a run the client limited (wrk near 100 %) from one the server did.
+TICK_US=$((1000000 / $(getconf CLK_TCK)))
+cpu_ticks() { awk '{ print $14 + $15 }' "/proc/$1/stat"; }
+wrk_run() { # URL CONNECTIONS [SERVER_PID]
+    local out before after times server=- client
+    [ -n "${3:-}" ] && before=$(cpu_ticks "$3")
+    times=$( { TIMEFORMAT="%U %S"; time wrk -t1 -c"$2" -d"${DURATION}s" --timeout 5s -s "$BENCH/report.lua" "$1" > "$WORK/wrk.out" 2>&1; } 2>&1 )
+    [ -n "${3:-}" ] && after=$(cpu_ticks "$3")
+    out=$(grep '^RESULT' "$WORK/wrk.out")
+    read -r -a r <<< "${out#RESULT }"
+    if [ -n "${3:-}" ] && [ "${r[4]}" -gt 0 ]; then
+        server=$(awk -v t=$((after - before)) -v us="$TICK_US" -v n="${r[4]}" 'BEGIN { printf "%.2f", t * us / n }')
+    fi
+    client=$(awk -v u="${times% *}" -v s="${times#* }" -v d="$DURATION" 'BEGIN { printf "%.0f", (u + s) * 100 / d }')
+    echo "${r[0]} ${r[1]} ${r[2]} ${r[3]} $server $client"
 }
 
 median() { printf '%s\n' "$@" | sort -g | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf (b > 0 ? "%.2f" : "n/a"), a / b }'; }
 row() { ROWS+=("$(printf '| %s | %s | %s | %s | %s |' "$@")"); }
 
-# Alternating pairs; sets A_RPS/B_RPS/A_P50/... arrays of the samples.
-pair() { # URL_A URL_B CONNECTIONS
-    A_RPS=(); B_RPS=(); A_P50=(); B_P50=(); A_P99=(); B_P99=()
+# Alternating pairs; sets A_RPS/B_RPS/A_P50/... arrays of the samples (A_CPU/B_CPU: server µs of CPU
+# per request, when the PIDs are given; A_CLIENT/B_CLIENT: wrk's CPU %).
+pair() { # URL_A URL_B CONNECTIONS [PID_A PID_B]
+    A_RPS=(); B_RPS=(); A_P50=(); B_P50=(); A_P99=(); B_P99=(); A_CPU=(); B_CPU=(); A_CLIENT=(); B_CLIENT=()
     local a b
     for _ in $(seq 1 "$ROUNDS"); do
-        read -r -a a <<< "$(wrk_run "$1" "$3")"
-        read -r -a b <<< "$(wrk_run "$2" "$3")"
+        read -r -a a <<< "$(wrk_run "$1" "$3" "${4:-}")"
+        read -r -a b <<< "$(wrk_run "$2" "$3" "${5:-}")"
         [ "${a[3]}" = 0 ] && [ "${b[3]}" = 0 ] || log "errors in a run: proxy ${a[3]}, nginx ${b[3]}"
-        A_RPS+=("${a[0]}"); A_P50+=("${a[1]}"); A_P99+=("${a[2]}")
-        B_RPS+=("${b[0]}"); B_P50+=("${b[1]}"); B_P99+=("${b[2]}")
+        A_RPS+=("${a[0]}"); A_P50+=("${a[1]}"); A_P99+=("${a[2]}"); A_CPU+=("${a[4]}"); A_CLIENT+=("${a[5]}")
+        B_RPS+=("${b[0]}"); B_P50+=("${b[1]}"); B_P99+=("${b[2]}"); B_CPU+=("${b[4]}"); B_CLIENT+=("${b[5]}")
     done
     log "  proxy ${A_RPS[*]} req/s; nginx ${B_RPS[*]} req/s"
+    [ -n "${4:-}" ] && log "  server CPU µs/request: proxy ${A_CPU[*]}; nginx ${B_CPU[*]}; wrk CPU %: ${A_CLIENT[*]} / ${B_CLIENT[*]}"
+    return 0
+}
+
+# Rows for a pair run with PIDs: requests per second of the server's own CPU time (higher is better, so
+# the ratio reads like the req/s one), and how busy wrk was on each side.
+cpu_rows() { # LABEL GOAL
+    local pc nc
+    pc=$(median "${A_CPU[@]}"); nc=$(median "${B_CPU[@]}")
+    row "$1 requests per server CPU-second" "$(awk -v u="$pc" 'BEGIN { printf "%.0f", 1e6 / u }')" \
+        "$(awk -v u="$nc" 'BEGIN { printf "%.0f", 1e6 / u }')" "$(ratio "$nc" "$pc")" "$2"
+    row "$1 wrk CPU %" "$(median "${A_CLIENT[@]}")" "$(median "${B_CLIENT[@]}")" "" "(100 % = client-bound)"
 }
 
 P="http://127.0.0.1:$PROXY_PORT"
@@ -153,10 +178,11 @@ N="http://127.0.0.1:$NGINX_PORT"
 
 if wants redirect || wants many; then
     log "redirect, 64 connections"
-    pair "$P/sample/v0/seg000.ts" "$N/redirect" 64
+    pair "$P/sample/v0/seg000.ts" "$N/redirect" 64 "$PROXY_PID" "$NGINX_WORKER"
     REDIRECT_64=$(median "${A_RPS[@]}")
     p=$REDIRECT_64; n=$(median "${B_RPS[@]}")
     row "redirect req/s, 64 conn (logs $LOGS)" "$p" "$n" "$(ratio "$p" "$n")" ">= 1.2 (logs off), >= 1.0 (logs on)"
+    cpu_rows "redirect (logs $LOGS)" "(reported)"
 fi
 
 if wants ceiling; then
@@ -168,24 +194,27 @@ if wants ceiling; then
     "$WORK/bare302" "$CEILING_PORT" "$LOCATION" &
     PIDS+=($!)
     for _ in $(seq 1 100); do curl -s -o /dev/null "http://127.0.0.1:$CEILING_PORT/" && break; sleep 0.05; done
-    pair "http://127.0.0.1:$CEILING_PORT/redirect" "$N/redirect" 64
+    pair "http://127.0.0.1:$CEILING_PORT/redirect" "$N/redirect" 64 "${PIDS[-1]}" "$NGINX_WORKER"
     p=$(median "${A_RPS[@]}"); n=$(median "${B_RPS[@]}")
     row "bare epoll 302 loop in C req/s, 64 conn (ceiling)" "$p" "$n" "$(ratio "$p" "$n")" "(reported)"
+    cpu_rows "bare C loop" "(reported)"
 fi
 
 if wants health; then
     # The leanest route: the server core plus routing, both sides answering "ok\n".
     log "health, 64 connections"
-    pair "$P/healthz" "$N/healthz" 64
+    pair "$P/healthz" "$N/healthz" 64 "$PROXY_PID" "$NGINX_WORKER"
     p=$(median "${A_RPS[@]}"); n=$(median "${B_RPS[@]}")
     row "health req/s, 64 conn (server core)" "$p" "$n" "$(ratio "$p" "$n")" "(reported)"
+    cpu_rows "health" "(reported)"
 fi
 
 if wants master; then
     log "cached master, 64 connections"
-    pair "$P/sample/master.m3u8" "$N/master-rewritten.m3u8" 64
+    pair "$P/sample/master.m3u8" "$N/master-rewritten.m3u8" 64 "$PROXY_PID" "$NGINX_WORKER"
     p=$(median "${A_RPS[@]}"); n=$(median "${B_RPS[@]}")
     row "cached master req/s, 64 conn" "$p" "$n" "$(ratio "$p" "$n")" ">= 1.2"
+    cpu_rows "cached master" "(reported)"
 fi
 
 if wants cold; then
