@@ -1,5 +1,6 @@
 /// An ordered list of header fields. Names compare case-insensitively (RFC 9110 §5.1); order and
-/// spelling are kept for writing.
+/// spelling are kept for writing. The fields are held as the lines they are written as, so a response
+/// head takes them in one copy, and a field read as a String is made when it is asked for.
 public struct HTTPHeaders: Sendable, Equatable, Sequence, ExpressibleByDictionaryLiteral {
     /// One field as received or to be sent.
     public struct Field: Sendable, Equatable {
@@ -15,21 +16,26 @@ public struct HTTPHeaders: Sendable, Equatable, Sequence, ExpressibleByDictionar
         }
     }
 
-    /// The fields in order.
-    public private(set) var fields: [Field]
+    /// The fields as wire lines (see `HeaderFieldStorage`); nil while there are none.
+    private var storage: HeaderFieldStorage?
 
     /// An empty header list.
-    public init() { fields = [] }
+    public init() {}
 
     /// An empty list with room for `capacity` fields, for a caller that knows the count up front.
     public init(reservingCapacity capacity: Int) {
-        fields = []
-        fields.reserveCapacity(capacity)
+        if capacity > 0 {
+            storage = HeaderFieldStorage(fieldCapacity: capacity, byteCapacity: capacity * Self.typicalFieldBytes)
+        }
     }
+
+    /// Room a field usually takes on the wire, for reserving.
+    private static let typicalFieldBytes = 48
 
     /// Headers from `(name, value)` pairs, in order.
     public init(_ pairs: [(String, String)]) {
-        fields = pairs.map { Field(name: $0.0, value: $0.1) }
+        self.init(reservingCapacity: pairs.count)
+        for (name, value) in pairs { add(name: name, value: value) }
     }
 
     /// Headers from a literal, in the literal's order.
@@ -37,58 +43,173 @@ public struct HTTPHeaders: Sendable, Equatable, Sequence, ExpressibleByDictionar
         self.init(elements)
     }
 
+    /// The fields in order.
+    public var fields: [Field] { Array(self) }
+
     /// The number of fields.
-    public var count: Int { fields.count }
+    public var count: Int { storage?.count ?? 0 }
 
     /// Whether there are no fields.
-    public var isEmpty: Bool { fields.isEmpty }
+    public var isEmpty: Bool { count == 0 }
+
+    /// Whether a field the writer sends is named Server (the writer then adds no Server of its own).
+    var hasServerField: Bool { storage?.hasServerField ?? false }
 
     /// The first value of `name`, or nil. Setting replaces every field of that name (nil removes them).
     public subscript(name: String) -> String? {
-        get { fields.first { HTTPHeaders.equalNames($0.name, name) }?.value }
+        get { firstIndex(of: name).map { value(at: $0) } }
         set {
-            if let newValue {
-                if let index = fields.firstIndex(where: { HTTPHeaders.equalNames($0.name, name) }) {
-                    fields[index].value = newValue
-                    var next = index + 1
-                    while next < fields.count {
-                        if HTTPHeaders.equalNames(fields[next].name, name) {
-                            fields.remove(at: next)
-                        } else {
-                            next += 1
-                        }
-                    }
-                } else {
-                    fields.append(Field(name: name, value: newValue))
-                }
-            } else {
+            guard let newValue else {
                 remove(name)
+                return
             }
+            guard let first = firstIndex(of: name), let old = storage else {
+                add(name: name, value: newValue)
+                return
+            }
+            // The first field of that name takes the new value in its place; later ones go.
+            var rebuilt = HTTPHeaders(reservingCapacity: old.count)
+            for index in 0..<old.count {
+                if index == first {
+                    Self.withBytes(newValue) { rebuilt.append(name: old.name(index), value: $0) }
+                } else if !matches(index, name) {
+                    rebuilt.append(name: old.name(index), value: old.value(index))
+                }
+            }
+            self = rebuilt
         }
     }
 
     /// Every value of `name`, in order.
     public func values(_ name: String) -> [String] {
-        fields.filter { HTTPHeaders.equalNames($0.name, name) }.map(\.value)
+        (0..<count).filter { matches($0, name) }.map { value(at: $0) }
     }
 
     /// Whether a field named `name` is present.
     public func contains(_ name: String) -> Bool {
-        fields.contains { HTTPHeaders.equalNames($0.name, name) }
+        firstIndex(of: name) != nil
     }
 
-    /// Appends a field, keeping any others of the same name.
-    public mutating func add(_ name: String, _ value: String) {
-        fields.append(Field(name: name, value: value))
+    /// Appends a field whose name comes from data (another message, a config file), keeping any
+    /// others of the same name. The name is checked byte by byte, so the writer leaves out one that is
+    /// not a token; names written in the source use `add(_:_:)`.
+    public mutating func add(name: String, value: String) {
+        Self.withBytes(name) { name in
+            Self.withBytes(value) { append(name: name, value: $0) }
+        }
+    }
+
+    /// Appends a field whose name is written in the source, keeping any others of the same name. Such a
+    /// name is a token by construction (debug builds, which the tests run, assert it), so only names
+    /// that come from data, through `add(name:value:)`, are checked byte by byte on every call.
+    public mutating func add(_ name: StaticString, _ value: String) {
+        name.withUTF8Buffer { name in
+            assert(HTTPSyntax.isToken(name), "a header name in the source is not a token")
+            Self.withBytes(value) { append(name: name, value: $0, nameIsToken: true) }
+        }
+    }
+
+    /// Appends a field from raw bytes (a parsed request's field, say); `nameIsToken` when the caller has
+    /// already checked that the name is a token.
+    mutating func append(name: UnsafeBufferPointer<UInt8>, value: UnsafeBufferPointer<UInt8>, nameIsToken: Bool = false) {
+        writableStorage().append(name: name, value: value, nameIsToken: nameIsToken)
     }
 
     /// Removes every field named `name`.
     public mutating func remove(_ name: String) {
-        fields.removeAll { HTTPHeaders.equalNames($0.name, name) }
+        guard contains(name), let old = storage else { return }
+        var rebuilt = HTTPHeaders(reservingCapacity: old.count)
+        for index in 0..<old.count where !matches(index, name) {
+            rebuilt.append(name: old.name(index), value: old.value(index))
+        }
+        self = rebuilt
+    }
+
+    /// The storage, made this list's own first when another list shares it (copy-on-write).
+    private mutating func writableStorage() -> HeaderFieldStorage {
+        if isKnownUniquelyReferenced(&storage), let storage { return storage }
+        let fresh = storage?.copy() ?? HeaderFieldStorage(fieldCapacity: 4, byteCapacity: 4 * Self.typicalFieldBytes)
+        storage = fresh
+        return fresh
     }
 
     /// Iterates the fields in order.
-    public func makeIterator() -> IndexingIterator<[Field]> { fields.makeIterator() }
+    public func makeIterator() -> Iterator { Iterator(storage: storage) }
+
+    /// The fields in order, each made into Strings as it is reached.
+    public struct Iterator: IteratorProtocol {
+        let storage: HeaderFieldStorage?
+        var index = 0
+
+        public mutating func next() -> Field? {
+            guard let storage, index < storage.count else { return nil }
+            defer { index += 1 }
+            return Field(name: String(decoding: storage.name(index), as: UTF8.self),
+                         value: String(decoding: storage.value(index), as: UTF8.self))
+        }
+    }
+
+    /// Writes the fields a response sends, `name: value` and CRLF each: the whole list in one copy when
+    /// every field can go as it is, else field by field, leaving out those the server does not send and
+    /// replacing control bytes in values by SP so no value can split the head.
+    func write(into head: inout HeadWriter) {
+        guard let storage else { return }
+        // The storage stays alive for the call: `self` holds it.
+        withExtendedLifetime(storage) {
+            if storage.irregularCount == 0 {
+                head.append(storage.wire)
+                return
+            }
+            for index in 0..<storage.count {
+                let span = storage.span(index)
+                guard span.sendable else { continue }
+                head.append(storage.name(index))
+                head.append(": ")
+                if span.needsSanitizing {
+                    head.appendSanitized(storage.value(index))
+                } else {
+                    head.append(storage.value(index))
+                }
+                head.append("\r\n")
+            }
+        }
+    }
+
+    // MARK: - Field access
+
+    private func value(at index: Int) -> String {
+        guard let storage else { return "" }
+        return withExtendedLifetime(storage) { String(decoding: storage.value(index), as: UTF8.self) }
+    }
+
+    private func matches(_ index: Int, _ name: String) -> Bool {
+        guard let storage else { return false }
+        return withExtendedLifetime(storage) {
+            let stored = storage.name(index)
+            guard stored.count == name.utf8.count else { return false }
+            return Self.withBytes(name) { Self.equalNames(stored, $0) }
+        }
+    }
+
+    private func firstIndex(of name: String) -> Int? {
+        (0..<count).first { matches($0, name) }
+    }
+
+    /// Equal when they hold the same fields in the same order.
+    public static func == (a: HTTPHeaders, b: HTTPHeaders) -> Bool {
+        switch (a.storage, b.storage) {
+        case (nil, nil): return true
+        case (let x?, nil), (nil, let x?): return x.count == 0
+        case (let x?, let y?): return x === y || x.holdsTheSameFields(as: y)
+        }
+    }
+
+    /// A String's UTF-8 bytes: in place when it has them contiguous (native strings do), else copied.
+    static func withBytes<R>(_ text: String, _ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
+        if let result = text.utf8.withContiguousStorageIfAvailable(body) { return result }
+        return Array(text.utf8).withUnsafeBufferPointer(body)
+    }
+
 
     /// ASCII case-insensitive comparison of raw name bytes with a literal.
     static func equalNames(_ bytes: UnsafeBufferPointer<UInt8>, _ name: StaticString) -> Bool {

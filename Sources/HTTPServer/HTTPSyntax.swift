@@ -14,6 +14,12 @@ enum HTTPSyntax {
         (byte < 0x20 && byte != 0x09 && byte != 0x0A && byte != 0x0D) || byte == 0x7F
     }
 
+    /// Controls other than HTAB, and DEL: replaced by SP in what the server writes, so no value can
+    /// split a head.
+    static func isControl(_ byte: UInt8) -> Bool {
+        byte < 0x20 && byte != 0x09 || byte == 0x7F
+    }
+
     /// Bytes allowed in a request-target: visible ASCII except `#` (a fragment is never sent, RFC 9112 §3.2).
     static func isTargetByte(_ byte: UInt8) -> Bool {
         byte > 0x20 && byte < 0x7F && byte != 0x23
@@ -22,6 +28,49 @@ enum HTTPSyntax {
     /// Whether `bytes` is a non-empty token.
     static func isToken<C: Collection<UInt8>>(_ bytes: C) -> Bool {
         !bytes.isEmpty && bytes.allSatisfy(isTokenByte)
+    }
+
+    /// Whether `bytes` is a non-empty token, by a bit table: every header field written or read
+    /// passes its name through this.
+    static func isToken(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard !bytes.isEmpty else { return false }
+        var all: UInt64 = 1
+        for byte in bytes {
+            // Bytes 128 and up are never token bytes: their table word is 0.
+            let bits = byte < 64 ? tokenBitsLow : byte < 128 ? tokenBitsHigh : 0
+            all &= bits &>> UInt64(byte & 63)
+        }
+        return all & 1 == 1
+    }
+
+    /// `isTokenByte` for bytes 0-63 and 64-127, one bit a byte (literals, so reading them costs
+    /// nothing; `HTTPSyntaxTests` holds them to `isTokenByte`).
+    static let tokenBitsLow: UInt64 = 0x03FF_6CFA_0000_0000
+    static let tokenBitsHigh: UInt64 = 0x57FF_FFFF_C7FF_FFFE
+
+    /// Whether `bytes` holds a control byte (`isControl`). Eight bytes at a time: a word with no byte
+    /// below 0x20 and none equal to 0x7F has none; a word that might is checked byte by byte.
+    static func containsControl(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard let base = bytes.baseAddress else { return false }
+        let ones: UInt64 = 0x0101_0101_0101_0101, highs: UInt64 = 0x8080_8080_8080_8080
+        var index = 0
+        while index &+ 8 <= bytes.count {
+            let word = UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self)
+            // A byte below 0x20 (or 0x80 and up, which the second test clears) borrows in the first
+            // term; a byte equal to 0x7F becomes 0 under XOR and borrows in the third.
+            let below = (word &- ones &* 0x20) & ~word & highs
+            let flipped = word ^ (ones &* 0x7F)
+            let del = (flipped &- ones) & ~flipped & highs
+            if below | del != 0 {
+                for offset in index..<(index &+ 8) where isControl(bytes[offset]) { return true }
+            }
+            index &+= 8
+        }
+        while index < bytes.count {
+            if isControl(bytes[index]) { return true }
+            index &+= 1
+        }
+        return false
     }
 }
 

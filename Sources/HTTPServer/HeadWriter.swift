@@ -33,20 +33,17 @@ struct HeadWriter {
         text.withUTF8Buffer { append($0) }
     }
 
-    /// Appends text known to be safe (header names already checked to be tokens). Labelled so a
-    /// literal picks the StaticString overload rather than being made into a String.
-    mutating func append(contentsOf text: String) {
-        if text.utf8.withContiguousStorageIfAvailable({ append($0) }) == nil {
-            for byte in text.utf8 { append(byte) }
-        }
-    }
-
     /// Appends text with CR, LF and other controls replaced by SP, so no value can split the response.
     mutating func appendSanitized(_ text: String) {
+        HTTPHeaders.withBytes(text) { appendSanitized($0) }
+    }
+
+    /// Appends bytes with CR, LF and other controls replaced by SP.
+    mutating func appendSanitized(_ bytes: UnsafeBufferPointer<UInt8>) {
         let start = count
-        append(contentsOf: text)
+        append(bytes)
         guard fits, let base else { return }
-        for index in start..<count where ResponseWriter.isControl(base[index]) { base[index] = 0x20 }
+        for index in start..<count where HTTPSyntax.isControl(base[index]) { base[index] = 0x20 }
     }
 
     /// Appends a non-negative integer in decimal.

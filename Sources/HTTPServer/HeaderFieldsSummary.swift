@@ -16,24 +16,24 @@ struct HeaderFieldsSummary {
         guard let last = name.last else { return .failure(.badRequest("empty header name")) }
         // RFC 9112 §5.1: no whitespace is allowed between the field name and colon; 400.
         if last == 0x20 || last == 0x09 { return .failure(.badRequest("whitespace before colon in header")) }
-        guard HTTPSyntax.isToken(name) else { return .failure(.badRequest("invalid character in header name")) }
+        guard HTTPSyntax.isToken(UnsafeBufferPointer(rebasing: name)) else { return .failure(.badRequest("invalid character in header name")) }
         var value = line[(colon + 1)...]
         while let byte = value.first, byte == 0x20 || byte == 0x09 { value = value.dropFirst() }
         while let byte = value.last, byte == 0x20 || byte == 0x09 { value = value.dropLast() }
-        let field = HTTPHeaders.Field(name: String(decoding: name, as: UTF8.self), value: String(decoding: value, as: UTF8.self))
-        headers.add(field.name, field.value)
-        return note(field, kind: FramingFieldName(UnsafeBufferPointer(rebasing: name)))
+        let nameBytes = UnsafeBufferPointer(rebasing: name), valueBytes = UnsafeBufferPointer(rebasing: value)
+        headers.append(name: nameBytes, value: valueBytes, nameIsToken: true)
+        return note(valueBytes, kind: FramingFieldName(nameBytes))
     }
 
-    private mutating func note(_ field: HTTPHeaders.Field, kind: FramingFieldName) -> Result<Void, RequestError> {
+    private mutating func note(_ value: UnsafeBufferPointer<UInt8>, kind: FramingFieldName) -> Result<Void, RequestError> {
         switch kind {
-        case .other, .date:
+        case .other, .date, .server:
             break
         case .host:
             hostCount += 1
         case .contentLength:
             // RFC 9110 §8.6: a list of identical values may be taken as one; anything else is invalid framing.
-            for element in field.value.utf8.split(separator: 0x2C, omittingEmptySubsequences: false) {
+            for element in value.split(separator: 0x2C, omittingEmptySubsequences: false) {
                 let digits = element.drop { $0 == 0x20 || $0 == 0x09 }.reversed().drop { $0 == 0x20 || $0 == 0x09 }.reversed()
                 guard !digits.isEmpty, digits.allSatisfy({ (0x30...0x39).contains($0) }) else {
                     return .failure(.badRequest("invalid Content-Length"))
@@ -53,7 +53,7 @@ struct HeaderFieldsSummary {
         case .transferEncoding:
             hasTransferEncoding = true
         case .connection:
-            connection.add(field.value)
+            connection.add(String(decoding: value, as: UTF8.self))
         }
         return .success(())
     }

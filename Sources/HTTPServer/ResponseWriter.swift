@@ -16,14 +16,14 @@ enum ResponseWriter {
 
     /// The Server field line for a server name, control bytes replaced by SP.
     static func serverField(_ name: String) -> [UInt8] {
-        Array("Server: ".utf8) + name.utf8.map { isControl($0) ? 0x20 : $0 } + [0x0D, 0x0A]
+        Array("Server: ".utf8) + name.utf8.map { HTTPSyntax.isControl($0) ? 0x20 : $0 } + [0x0D, 0x0A]
     }
 
     /// Status lines for codes 200-599 with a standard reason phrase (index: code - 200), made once:
     /// most responses use one.
     private static let standardStatusLines: [(reason: String, line: [UInt8])?] = (200...599).map { code in
         let reason = HTTPStatus.standardReason(for: code)
-        guard !reason.isEmpty, !reason.utf8.contains(where: isControl) else { return nil }
+        guard !reason.isEmpty, !reason.utf8.contains(where: HTTPSyntax.isControl) else { return nil }
         return (reason, Array("HTTP/1.1 \(code) \(reason)\r\n".utf8))
     }
 
@@ -67,17 +67,10 @@ enum ResponseWriter {
             head.appendSanitized(status.reasonPhrase)
             head.append("\r\n")
         }
-        var handlerSetServer = false
-        for field in response.headers {
-            // The server frames the message itself: its Content-Length, Date and Connection win.
-            guard isHandlerField(field.name) else { continue }
-            if field.name.utf8.count == 6, HTTPHeaders.equalNames(field.name, "Server") { handlerSetServer = true }
-            head.append(contentsOf: field.name)
-            head.append(": ")
-            head.appendSanitized(field.value)
-            head.append("\r\n")
-        }
-        if !handlerSetServer {
+        // The server frames the message itself: its Content-Length, Date and Connection win, and the
+        // list leaves those out (and names that are not tokens) as it copies its lines.
+        response.headers.write(into: &head)
+        if !response.headers.hasServerField {
             framing.serverField.withUnsafeBufferPointer { head.append($0) }
         }
         head.append("Date: ")
@@ -146,20 +139,5 @@ enum ResponseWriter {
         } catch {
             return makeErrorResponse(for: error)
         }
-    }
-
-    /// Whether a handler's field goes out: a token name (RFC 9110 §5.1) that is not one the server
-    /// writes itself (Content-Length, Date, Connection, Transfer-Encoding).
-    private static func isHandlerField(_ name: String) -> Bool {
-        func check(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
-            guard !bytes.isEmpty else { return false }
-            for byte in bytes where !HTTPSyntax.isTokenByte(byte) { return false }
-            return !FramingFieldName(bytes).isServerOwned
-        }
-        return name.utf8.withContiguousStorageIfAvailable(check) ?? Array(name.utf8).withUnsafeBufferPointer(check)
-    }
-
-    static func isControl(_ byte: UInt8) -> Bool {
-        byte < 0x20 && byte != 0x09 || byte == 0x7F
     }
 }

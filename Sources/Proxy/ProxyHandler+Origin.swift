@@ -7,7 +7,7 @@ extension ProxyHandler {
         var headers = HTTPHeaders()
         guard let mount else { return headers }
         for name in mount.forwardHeaders {
-            for value in request.headers.values(name) { headers.add(name, value) }
+            for value in request.headers.values(name) { headers.add(name: name, value: value) }
         }
         if case .http(let base) = mount.origin, let mountOrigin = URLReference.origin(of: base),
            URLReference.origin(of: url) == mountOrigin {

@@ -54,7 +54,7 @@ extension ProxyHandler {
     func passedOnHeaders(_ stream: OriginStream, target: OriginTarget) -> HTTPHeaders {
         var responseHeaders = HTTPHeaders()
         for name in Self.passedOnFields {
-            for value in stream.headers.values(name) { responseHeaders.add(name, value) }
+            for value in stream.headers.values(name) { responseHeaders.add(name: name, value: value) }
         }
         if !responseHeaders.contains("Content-Type") {
             responseHeaders["Content-Type"] = Self.contentType(forPath: target.proxyPath)

@@ -73,7 +73,7 @@ import Testing
     func namesCompareByASCIICaseOnly(a: String, b: String, equal: Bool) {
         #expect(HTTPHeaders.equalNames(a, b) == equal)
         var headers = HTTPHeaders()
-        headers.add(a, "v")
+        headers.add(name: a, value: "v")
         #expect((headers[b] != nil) == equal)
     }
 }

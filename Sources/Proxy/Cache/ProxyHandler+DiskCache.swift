@@ -37,7 +37,7 @@ extension ProxyHandler {
               let (entry, region) = diskCache.openFile(key: cacheKey(target.url, mount: target.mount, request: request)) else { return nil }
         // Room for the stored fields and those added on the way out (range, route, CORS).
         var headers = HTTPHeaders(reservingCapacity: entry.fields.count + 6)
-        for field in entry.fields { headers.add(field.name, field.value) }
+        for field in entry.fields { headers.add(name: field.name, value: field.value) }
         var response = HTTPResponse(status: .ok, headers: headers, body: .file(region))
         ByteRangeRequest.apply(to: &response, request: request)
         let sent = request.method == .head ? 0 : response.body.count
@@ -65,7 +65,7 @@ extension ProxyHandler {
     /// the body is read from disk piece by piece as the client takes it.
     static func cachedResponse(_ reader: DiskCacheReader, request: HTTPRequest) -> HTTPResponse {
         var headers = HTTPHeaders()
-        for field in reader.entry.fields { headers.add(field.name, field.value) }
+        for field in reader.entry.fields { headers.add(name: field.name, value: field.value) }
         guard let (status, lower, count) = ByteRangeRequest.select(request, length: reader.entry.length, headers: &headers) else {
             return HTTPResponse(status: .rangeNotSatisfiable, headers: headers, body: .empty)
         }

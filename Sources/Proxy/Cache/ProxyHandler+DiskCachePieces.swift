@@ -26,7 +26,7 @@ extension ProxyHandler {
         guard let newest = stored.first else { return nil }
         let version = newest.indexed.entry
         var headers = HTTPHeaders()
-        for field in version.fields { headers.add(field.name, field.value) }
+        for field in version.fields { headers.add(name: field.name, value: field.value) }
         guard let (status, lower, count) = ByteRangeRequest.select(request, length: version.objectLength, headers: &headers) else {
             diskCache.record { $0.hits += 1 }
             return RouteResponse(route: .cache, response: HTTPResponse(status: .rangeNotSatisfiable, headers: headers, body: .empty))

@@ -63,7 +63,7 @@ extension TestOrigin.RecordedRequest {
         var headers = HTTPHeaders()
         for line in lines.dropFirst() where !line.isEmpty {
             guard let colon = line.firstIndex(of: ":") else { continue }
-            headers.add(String(line[..<colon]), line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces))
+            headers.add(name: String(line[..<colon]), value: line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces))
         }
         self.init(method: String(requestLine[0]), target: String(requestLine[1]), headers: headers)
     }

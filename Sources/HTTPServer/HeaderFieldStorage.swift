@@ -1,0 +1,142 @@
+/// The memory behind an `HTTPHeaders`: every field's line as it goes on the wire, `name: value` and
+/// CRLF, back to back in one byte buffer, and where each field's name and value sit in it.
+///
+/// A response's fields are then written with one copy, and adding a field is two copies into memory
+/// already there, with none of an array's per-append checks. `HTTPHeaders` shares an instance between
+/// copies and copies it before a change unless it holds the only reference (copy-on-write), so an
+/// instance is never changed once two lists can see it; that is what makes it safe to send across
+/// threads.
+final class HeaderFieldStorage: @unchecked Sendable {
+    /// Where one field sits in `bytes`: the name at `start`, then ": ", the value, and CRLF.
+    struct Span: Equatable {
+        var start: Int
+        var nameCount: Int
+        var valueCount: Int
+        /// A token name (RFC 9110 §5.1) the server does not write itself.
+        var sendable: Bool
+        /// A value with CR, LF or another control byte (HTAB aside), which the writer replaces by SP.
+        var needsSanitizing: Bool
+
+        var valueStart: Int { start + nameCount + 2 }
+        var end: Int { valueStart + valueCount + 2 }
+    }
+
+    private var bytes: UnsafeMutablePointer<UInt8>
+    private var byteCapacity: Int
+    private(set) var byteCount = 0
+    private var spans: UnsafeMutablePointer<Span>
+    private var spanCapacity: Int
+    private(set) var count = 0
+    /// How many fields cannot be copied to the wire as they are: a name that is not a token, one the
+    /// server frames the message with (Content-Length, Date, Connection, Transfer-Encoding), or a value
+    /// with control bytes.
+    private(set) var irregularCount = 0
+    /// Whether a field the writer sends is named Server.
+    private(set) var hasServerField = false
+
+    init(fieldCapacity: Int, byteCapacity: Int) {
+        self.spanCapacity = max(1, fieldCapacity)
+        self.byteCapacity = max(16, byteCapacity)
+        spans = .allocate(capacity: self.spanCapacity)
+        bytes = .allocate(capacity: self.byteCapacity)
+    }
+
+    deinit {
+        spans.deinitialize(count: count)
+        spans.deallocate()
+        bytes.deallocate()
+    }
+
+    /// A separate instance with the same fields, and room for as many again.
+    func copy() -> HeaderFieldStorage {
+        let copy = HeaderFieldStorage(fieldCapacity: spanCapacity, byteCapacity: byteCapacity)
+        copy.spans.initialize(from: spans, count: count)
+        copy.bytes.initialize(from: bytes, count: byteCount)
+        copy.count = count
+        copy.byteCount = byteCount
+        copy.irregularCount = irregularCount
+        copy.hasServerField = hasServerField
+        return copy
+    }
+
+    /// Appends a field, classifying it for the writer (`nameIsToken`: the caller has checked the name).
+    /// Only called on an instance no other list sees.
+    func append(name: UnsafeBufferPointer<UInt8>, value: UnsafeBufferPointer<UInt8>, nameIsToken: Bool) {
+        let kind = FramingFieldName(name)
+        let sendable = (nameIsToken || HTTPSyntax.isToken(name)) && !kind.isServerOwned
+        let needsSanitizing = HTTPSyntax.containsControl(value)
+        reserve(lineBytes: name.count + value.count + 4)
+        let start = byteCount
+        put(name)
+        put(0x3A, 0x20)
+        put(value)
+        put(0x0D, 0x0A)
+        (spans + count).initialize(to: Span(start: start, nameCount: name.count, valueCount: value.count,
+                                            sendable: sendable, needsSanitizing: needsSanitizing))
+        count += 1
+        if !sendable || needsSanitizing { irregularCount += 1 }
+        if sendable, kind == .server { hasServerField = true }
+    }
+
+    /// Makes room for one more field of `lineBytes` bytes, doubling whichever buffer is short.
+    private func reserve(lineBytes: Int) {
+        if count == spanCapacity {
+            let grown = spanCapacity * 2
+            let moved = UnsafeMutablePointer<Span>.allocate(capacity: grown)
+            moved.moveInitialize(from: spans, count: count)
+            spans.deallocate()
+            spans = moved
+            spanCapacity = grown
+        }
+        if byteCapacity - byteCount < lineBytes {
+            let grown = max(byteCapacity * 2, byteCount + lineBytes)
+            let moved = UnsafeMutablePointer<UInt8>.allocate(capacity: grown)
+            moved.initialize(from: bytes, count: byteCount)
+            bytes.deallocate()
+            bytes = moved
+            byteCapacity = grown
+        }
+    }
+
+    private func put(_ source: UnsafeBufferPointer<UInt8>) {
+        guard let base = source.baseAddress else { return }
+        (bytes + byteCount).initialize(from: base, count: source.count)
+        byteCount += source.count
+    }
+
+    private func put(_ first: UInt8, _ second: UInt8) {
+        bytes[byteCount] = first
+        bytes[byteCount + 1] = second
+        byteCount += 2
+    }
+
+    // MARK: - Reading
+
+    /// Field `index` (below `count`).
+    func span(_ index: Int) -> Span {
+        precondition(index >= 0 && index < count, "header field index out of range")
+        return spans[index]
+    }
+
+    /// Every line, `name: value` CRLF each, in order; valid while the instance lives.
+    var wire: UnsafeBufferPointer<UInt8> { UnsafeBufferPointer(start: bytes, count: byteCount) }
+
+    /// The name of field `index`; valid while the instance lives.
+    func name(_ index: Int) -> UnsafeBufferPointer<UInt8> {
+        let span = span(index)
+        return UnsafeBufferPointer(start: bytes + span.start, count: span.nameCount)
+    }
+
+    /// The value of field `index`; valid while the instance lives.
+    func value(_ index: Int) -> UnsafeBufferPointer<UInt8> {
+        let span = span(index)
+        return UnsafeBufferPointer(start: bytes + span.valueStart, count: span.valueCount)
+    }
+
+    /// The same fields in the same order: the same lines, split the same way into name and value.
+    func holdsTheSameFields(as other: HeaderFieldStorage) -> Bool {
+        guard count == other.count, byteCount == other.byteCount else { return false }
+        for index in 0..<count where spans[index].nameCount != other.spans[index].nameCount { return false }
+        return wire.elementsEqual(other.wire)
+    }
+}
