@@ -48,29 +48,33 @@ enum HTTPSyntax {
     static let tokenBitsLow: UInt64 = 0x03FF_6CFA_0000_0000
     static let tokenBitsHigh: UInt64 = 0x57FF_FFFF_C7FF_FFFE
 
-    /// Whether `bytes` holds a control byte (`isControl`). Eight bytes at a time: a word with no byte
-    /// below 0x20 and none equal to 0x7F has none; a word that might is checked byte by byte.
+    /// Whether `bytes` holds a control byte (`isControl`): eight bytes at a time, with a last word that
+    /// overlaps the one before it rather than a byte loop, and byte by byte only where a word might.
     static func containsControl(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
         guard let base = bytes.baseAddress else { return false }
-        let ones: UInt64 = 0x0101_0101_0101_0101, highs: UInt64 = 0x8080_8080_8080_8080
+        guard bytes.count >= 8 else { return bytes.contains(where: isControl) }
         var index = 0
-        while index &+ 8 <= bytes.count {
-            let word = UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self)
-            // A byte below 0x20 (or 0x80 and up, which the second test clears) borrows in the first
-            // term; a byte equal to 0x7F becomes 0 under XOR and borrows in the third.
-            let below = (word &- ones &* 0x20) & ~word & highs
-            let flipped = word ^ (ones &* 0x7F)
-            let del = (flipped &- ones) & ~flipped & highs
-            if below | del != 0 {
-                for offset in index..<(index &+ 8) where isControl(bytes[offset]) { return true }
+        while true {
+            let start = min(index, bytes.count &- 8)
+            if mayHoldControl(UnsafeRawPointer(base + start).loadUnaligned(as: UInt64.self)),
+               UnsafeBufferPointer(rebasing: bytes[start..<(start &+ 8)]).contains(where: isControl) {
+                return true
             }
-            index &+= 8
+            index = start &+ 8
+            if index == bytes.count { return false }
         }
-        while index < bytes.count {
-            if isControl(bytes[index]) { return true }
-            index &+= 1
-        }
-        return false
+    }
+
+    /// Whether eight bytes might hold a byte below 0x20 or a DEL; false means certainly none (and so no
+    /// CR, LF or other control). A byte below 0x20 borrows in the first term, which bytes of 0x80 and
+    /// up are masked out of; a DEL becomes 0 under the XOR and borrows in the second.
+    @inline(__always)
+    static func mayHoldControl(_ word: UInt64) -> Bool {
+        let ones: UInt64 = 0x0101_0101_0101_0101, highs: UInt64 = 0x8080_8080_8080_8080
+        let below = (word &- ones &* 0x20) & ~word & highs
+        let flipped = word ^ (ones &* 0x7F)
+        let del = (flipped &- ones) & ~flipped & highs
+        return below | del != 0
     }
 }
 
