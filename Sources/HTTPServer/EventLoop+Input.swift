@@ -99,7 +99,7 @@ extension EventLoop {
                         connection.state = .readingBody
                         rearm(connection, .header)
                     case .success(let requestHead):
-                        startHandler(connection, requestHead, body: [])
+                        startHandler(connection, consume requestHead, body: [])
                         return offset
                     }
                 }

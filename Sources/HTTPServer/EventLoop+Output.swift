@@ -8,7 +8,8 @@ extension EventLoop {
         connection.isHeadRequest = head.request.method == .head
         connection.keepAlive = head.keepAlive && stopDeadline == nil
         connection.requestVersion = head.request.version
-        var request = head.request
+        // Moved out of the head, not copied: a copy retains every string and list in the request.
+        var request = (consume head).request
         request.body = body
         request.remoteAddress = connection.remoteAddress
         if let immediateHandler, let response = ResponseWriter.respondAtOnce(to: request, with: immediateHandler) {

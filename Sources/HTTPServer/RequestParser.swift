@@ -54,7 +54,7 @@ enum RequestParser {
             }
         }
         guard let start, complete else { return .failure(.badRequest("incomplete request head")) }
-        return finish(start, headers: headers, fields: fields, limits: limits)
+        return finish(start, headers: consume headers, fields: fields, limits: limits)
     }
 
     /// The first index of `byte` at or after `start`, found with memchr (a head is mostly long runs
@@ -67,7 +67,7 @@ enum RequestParser {
 
     /// The checks that need the whole head, in order: framing, method, size, target.
     private static func finish(
-        _ start: RequestLine, headers: HTTPHeaders, fields: HeaderFieldsSummary, limits: RequestLimits
+        _ start: consuming RequestLine, headers: consuming HTTPHeaders, fields: HeaderFieldsSummary, limits: RequestLimits
     ) -> Result<RequestHead, RequestError> {
         // RFC 9112 §3.2: a 1.1 request without exactly one Host, or with several, gets 400.
         if fields.hostCount > 1 { return .failure(.badRequest("more than one Host header")) }
@@ -107,7 +107,7 @@ enum RequestParser {
         let request = HTTPRequest(
             method: start.method, target: start.target, path: target.path, rawPath: target.rawPath,
             query: target.query, version: start.version, headers: headers)
-        return .success(RequestHead(request: request, contentLength: contentLength, keepAlive: keepAlive))
+        return .success(RequestHead(request: consume request, contentLength: contentLength, keepAlive: keepAlive))
     }
 }
 

@@ -103,7 +103,7 @@ public final class ProxyHandler: Sendable {
                 durationMilliseconds: Self.milliseconds(started.duration(to: .now)),
                 originMilliseconds: outcome.originMilliseconds, client: request.remoteAddress)
         }
-        return outcome.response
+        return (consume outcome).response
     }
 
     // MARK: - Dispatch
