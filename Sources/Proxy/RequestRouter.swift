@@ -11,16 +11,17 @@ struct RequestRouter: Sendable {
         case origin(OriginTarget)
     }
 
-    let mounts: [String: Mount]
+    let mounts: [String: RoutedMount]
     /// The mounts with their names as bytes, for matching a raw first segment without building a String.
-    let mountsByBytes: [(name: [UInt8], mount: Mount)]
+    let mountsByBytes: [(name: [UInt8], mount: RoutedMount)]
     let allowHosts: [HostPattern]
 
     init(config: ProxyConfig) {
-        var byName: [String: Mount] = [:]
-        for mount in config.mounts { byName[mount.name] = mount }
+        let routed = config.mounts.map(RoutedMount.init)
+        var byName: [String: RoutedMount] = [:]
+        for entry in routed { byName[entry.mount.name] = entry }
         mounts = byName
-        mountsByBytes = config.mounts.map { (Array($0.name.utf8), $0) }
+        mountsByBytes = routed.map { (Array($0.mount.name.utf8), $0) }
         allowHosts = config.embedded.allowHosts
     }
 
@@ -78,7 +79,7 @@ struct RequestRouter: Sendable {
         guard segment.length > 0 else {
             throw .notFound("no mount given: use /{mount}/{path} or /{http|https}/{host}/{path}")
         }
-        let mount: Mount
+        let mount: RoutedMount
         switch segment.kind {
         case .health: return .health
         case .ready: return .ready
@@ -108,7 +109,8 @@ struct RequestRouter: Sendable {
     /// The origin target of a mount-form request; `rawRest` is the raw path after `/{mount}/`.
     /// `rawPath`, when given, is the whole request path, known to be `/{mount}/{rawRest}` with no escapes:
     /// it then serves as proxy path and target without building them again.
-    func mountTarget(_ mount: Mount, rawRest: Substring, query: String?, rawPath: String? = nil) throws(ProxyError) -> OriginTarget {
+    func mountTarget(_ routed: RoutedMount, rawRest: Substring, query: String?, rawPath: String? = nil) throws(ProxyError) -> OriginTarget {
+        let mount = routed.mount
         var proxyTarget = rawPath ?? "/" + mount.name + "/" + rawRest
         if let query { proxyTarget += "?" + query }
         let decodedPath: String
@@ -125,10 +127,10 @@ struct RequestRouter: Sendable {
             url += "/"
             url += rawRest
             if let query { url += "?" + query }
-            return OriginTarget(mount: mount, url: url, proxyPath: decodedPath, proxyTarget: proxyTarget)
+            return OriginTarget(mount: routed, url: url, proxyPath: decodedPath, proxyTarget: proxyTarget)
         case .directory(let root):
             let path = try FileConfinement.confinedPath(root: root, rawRelativePath: String(rawRest))
-            return OriginTarget(mount: mount, url: FileConfinement.fileURL(path: path), proxyPath: decodedPath, proxyTarget: proxyTarget)
+            return OriginTarget(mount: routed, url: FileConfinement.fileURL(path: path), proxyPath: decodedPath, proxyTarget: proxyTarget)
         }
     }
 
