@@ -21,11 +21,13 @@ final class HeaderFieldStorage: @unchecked Sendable {
         var end: Int { valueStart + valueCount + 2 }
     }
 
+    // One block of raw memory: the spans, then the bytes. One allocation per list rather than two.
+    private var block: UnsafeMutableRawPointer
+    private var spans: UnsafeMutablePointer<Span>
+    private var spanCapacity: Int
     private var bytes: UnsafeMutablePointer<UInt8>
     private var byteCapacity: Int
     private(set) var byteCount = 0
-    private var spans: UnsafeMutablePointer<Span>
-    private var spanCapacity: Int
     private(set) var count = 0
     /// How many fields cannot be copied to the wire as they are: a name that is not a token, one the
     /// server frames the message with (Content-Length, Date, Connection, Transfer-Encoding), or a value
@@ -35,19 +37,25 @@ final class HeaderFieldStorage: @unchecked Sendable {
     private(set) var hasServerField = false
 
     init(fieldCapacity: Int, byteCapacity: Int) {
-        self.spanCapacity = max(1, fieldCapacity)
+        spanCapacity = max(1, fieldCapacity)
         self.byteCapacity = max(16, byteCapacity)
-        spans = .allocate(capacity: self.spanCapacity)
-        bytes = .allocate(capacity: self.byteCapacity)
+        (block, spans, bytes) = Self.allocate(fields: spanCapacity, bytes: self.byteCapacity)
     }
 
     deinit {
         spans.deinitialize(count: count)
-        spans.deallocate()
-        bytes.deallocate()
+        block.deallocate()
     }
 
-    /// A separate instance with the same fields, and room for as many again.
+    private static func allocate(fields: Int, bytes: Int)
+        -> (UnsafeMutableRawPointer, UnsafeMutablePointer<Span>, UnsafeMutablePointer<UInt8>) {
+        let spanBytes = fields * MemoryLayout<Span>.stride
+        let block = UnsafeMutableRawPointer.allocate(byteCount: spanBytes + bytes, alignment: MemoryLayout<Span>.alignment)
+        return (block, block.bindMemory(to: Span.self, capacity: fields),
+                (block + spanBytes).bindMemory(to: UInt8.self, capacity: bytes))
+    }
+
+    /// A separate instance with the same fields and the same room.
     func copy() -> HeaderFieldStorage {
         let copy = HeaderFieldStorage(fieldCapacity: spanCapacity, byteCapacity: byteCapacity)
         copy.spans.initialize(from: spans, count: count)
@@ -78,24 +86,17 @@ final class HeaderFieldStorage: @unchecked Sendable {
         if sendable, kind == .server { hasServerField = true }
     }
 
-    /// Makes room for one more field of `lineBytes` bytes, doubling whichever buffer is short.
+    /// Makes room for one more field of `lineBytes` bytes, doubling whichever part is short.
     private func reserve(lineBytes: Int) {
-        if count == spanCapacity {
-            let grown = spanCapacity * 2
-            let moved = UnsafeMutablePointer<Span>.allocate(capacity: grown)
-            moved.moveInitialize(from: spans, count: count)
-            spans.deallocate()
-            spans = moved
-            spanCapacity = grown
-        }
-        if byteCapacity - byteCount < lineBytes {
-            let grown = max(byteCapacity * 2, byteCount + lineBytes)
-            let moved = UnsafeMutablePointer<UInt8>.allocate(capacity: grown)
-            moved.initialize(from: bytes, count: byteCount)
-            bytes.deallocate()
-            bytes = moved
-            byteCapacity = grown
-        }
+        let fieldsShort = count == spanCapacity, bytesShort = byteCapacity - byteCount < lineBytes
+        guard fieldsShort || bytesShort else { return }
+        let fields = fieldsShort ? spanCapacity * 2 : spanCapacity
+        let room = bytesShort ? max(byteCapacity * 2, byteCount + lineBytes) : byteCapacity
+        let (newBlock, newSpans, newBytes) = Self.allocate(fields: fields, bytes: room)
+        newSpans.moveInitialize(from: spans, count: count)
+        newBytes.initialize(from: bytes, count: byteCount)
+        block.deallocate()
+        (block, spans, bytes, spanCapacity, byteCapacity) = (newBlock, newSpans, newBytes, fields, room)
     }
 
     private func put(_ source: UnsafeBufferPointer<UInt8>) {

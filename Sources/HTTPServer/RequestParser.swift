@@ -104,10 +104,11 @@ enum RequestParser {
         case .failure(let error): return .failure(error)
         }
         let keepAlive = fields.connection.persist(start.version)
-        let request = HTTPRequest(
-            method: start.method, target: start.target, path: target.path, rawPath: target.rawPath,
-            query: target.query, version: start.version, headers: headers)
-        return .success(RequestHead(request: consume request, contentLength: contentLength, keepAlive: keepAlive))
+        return .success(RequestHead(
+            request: HTTPRequest(
+                method: start.method, target: start.target, path: target.path, rawPath: target.rawPath,
+                query: target.query, version: start.version, headers: headers),
+            contentLength: contentLength, keepAlive: keepAlive))
     }
 }
 
