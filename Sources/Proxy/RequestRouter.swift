@@ -122,15 +122,34 @@ struct RequestRouter: Sendable {
         switch mount.origin {
         case .http(let baseURL):
             try Self.refuseDotDotSegments(rawRest)
-            var url = baseURL
-            url.reserveCapacity(baseURL.utf8.count + rawRest.utf8.count + (query?.utf8.count ?? -1) + 2)
-            url += "/"
-            url += rawRest
-            if let query { url += "?" + query }
+            let url = Self.joined(baseURL, rawRest, query: query)
             return OriginTarget(mount: routed, url: url, proxyPath: decodedPath, proxyTarget: proxyTarget)
         case .directory(let root):
             let path = try FileConfinement.confinedPath(root: root, rawRelativePath: String(rawRest))
             return OriginTarget(mount: routed, url: FileConfinement.fileURL(path: path), proxyPath: decodedPath, proxyTarget: proxyTarget)
+        }
+    }
+
+    /// `base/rest?query` (no `?` without a query), written into one new string: every redirect builds
+    /// one, and appending piece by piece grows and re-checks the string at each step.
+    static func joined(_ base: String, _ rest: Substring, query: String?) -> String {
+        let count = base.utf8.count + 1 + rest.utf8.count + (query.map { $0.utf8.count + 1 } ?? 0)
+        return String(unsafeUninitializedCapacity: count) { buffer in
+            var written = 0
+            func put<Text: StringProtocol>(_ text: Text) {
+                let room = UnsafeMutableBufferPointer(rebasing: buffer[written...])
+                let copied = text.utf8.withContiguousStorageIfAvailable { UnsafeMutableRawBufferPointer(room).copyMemory(from: UnsafeRawBufferPointer($0)) } != nil
+                    ? text.utf8.count : room.initialize(from: text.utf8).1
+                written += copied
+            }
+            put(base)
+            put("/")
+            put(rest)
+            if let query {
+                put("?")
+                put(query)
+            }
+            return written
         }
     }
 

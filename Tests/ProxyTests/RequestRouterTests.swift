@@ -40,6 +40,14 @@ import Testing
         #expect(throws: ProxyError.self) { try Self.router.route(rawPath: "/Sample/a.ts", query: nil) }
     }
 
+    @Test func originURLsAreJoinedExactly() {
+        #expect(RequestRouter.joined("http://h/vod", "a/b.ts", query: nil) == "http://h/vod/a/b.ts")
+        #expect(RequestRouter.joined("http://h/vod", "a/b.ts", query: "") == "http://h/vod/a/b.ts?")
+        #expect(RequestRouter.joined("http://h", "", query: "x=1&y=%20") == "http://h/?x=1&y=%20")
+        let long = String(repeating: "seg/", count: 300)
+        #expect(RequestRouter.joined("https://ünï.example/p", long.dropLast(), query: "q") == "https://ünï.example/p/" + long.dropLast() + "?q")
+    }
+
     @Test func anEscapedMountNameStillNamesTheMountAndThePathIsDecoded() throws {
         guard case .origin(let target) = try Self.router.route(rawPath: "/%73ample/a%20b.ts", query: nil) else {
             Issue.record("not an origin route")
