@@ -1,4 +1,4 @@
-import Proxy
+@testable import Proxy
 import Testing
 
 @Suite struct ConfigPatternTests {
@@ -29,6 +29,23 @@ import Testing
     ])
     func pathPatternsMatchLikeGlobs(pattern: String, path: String, expected: Bool) {
         #expect(PathPattern(pattern).matches(path) == expected)
+    }
+
+    @Test func matchingAgreesWithThePlainGlobOverScalarsForRandomPatternsAndPaths() {
+        // Pieces that exercise stars, `?`, the literal tail, a multi-byte character and the `*/` anchoring.
+        let pieces = ["/", "a", "b", ".m3u8", "*", "?", "é", "master", "x"]
+        var generator = SystemRandomNumberGenerator()
+        func random(_ count: Int) -> String {
+            (0..<count).map { _ in pieces.randomElement(using: &generator) ?? "" }.joined()
+        }
+        for _ in 0..<3000 {
+            let pattern = (Bool.random(using: &generator) ? "/" : "") + random(Int.random(in: 0...5, using: &generator))
+            let path = "/" + random(Int.random(in: 0...6, using: &generator)).replacingOccurrences(of: "*", with: "s")
+                .replacingOccurrences(of: "?", with: "q")
+            let whole = pattern.hasPrefix("/") ? pattern : "*/" + pattern
+            let expected = PathPattern.globMatches(Array(whole.unicodeScalars), Array(path.unicodeScalars), star: "*", any: "?")
+            #expect(PathPattern(pattern).matches(path) == expected, "\(pattern) against \(path)")
+        }
     }
 
     @Test func aPathologicalPatternFinishes() {

@@ -12,6 +12,9 @@ public struct PathPattern: Sendable, Hashable, CustomStringConvertible {
     /// The same as bytes when the pattern is ASCII: an ASCII path is then matched byte by byte, with no
     /// copy (this runs for every request on a mount, against every subtitle set's masters).
     private let anchoredASCII: [UInt8]?
+    /// The ASCII pattern's bytes after its last wildcard: a matching path ends with them, so a path that
+    /// does not is turned away with one comparison (most requests are segments no master rule names).
+    private let literalTail: [UInt8]
 
     /// Makes a pattern; every string is one, though an empty one matches only `/`-ending paths.
     public init(_ pattern: String) {
@@ -19,12 +22,20 @@ public struct PathPattern: Sendable, Hashable, CustomStringConvertible {
         let whole = pattern.hasPrefix("/") ? pattern : "*/" + pattern
         anchored = Array(whole.unicodeScalars)
         anchoredASCII = whole.utf8.allSatisfy { $0 < 0x80 } ? Array(whole.utf8) : nil
+        let bytes = anchoredASCII ?? []
+        let lastWildcard = bytes.lastIndex { $0 == UInt8(ascii: "*") || $0 == UInt8(ascii: "?") }
+        literalTail = Array(bytes[(lastWildcard.map { $0 + 1 } ?? 0)...])
     }
 
     /// Whether the request path matches.
     public func matches(_ path: String) -> Bool {
         if let anchoredASCII {
             let matched = path.utf8.withContiguousStorageIfAvailable { bytes -> Bool? in
+                // The tail is ASCII, so it compares byte for byte whatever else the path holds.
+                guard bytes.count >= literalTail.count,
+                      UnsafeBufferPointer(rebasing: bytes[(bytes.count - literalTail.count)...]).elementsEqual(literalTail) else {
+                    return false
+                }
                 // `?` is one character: byte by byte is the same only when every byte is one.
                 guard !bytes.contains(where: { $0 >= 0x80 }) else { return nil }
                 return Self.globMatches(anchoredASCII, bytes, star: UInt8(ascii: "*"), any: UInt8(ascii: "?"))
