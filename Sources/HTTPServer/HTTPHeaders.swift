@@ -115,6 +115,17 @@ public struct HTTPHeaders: Sendable, Equatable, Sequence, ExpressibleByDictionar
         writableStorage().append(name: name, value: value, nameIsToken: nameIsToken)
     }
 
+    /// Appends every field of `other`, in order: one copy of lines already classified, so a set of
+    /// fields many responses share can be made once and added to each.
+    public mutating func append(contentsOf other: HTTPHeaders) {
+        guard let source = other.storage, source.count > 0 else { return }
+        guard storage != nil else {
+            self = other
+            return
+        }
+        withExtendedLifetime(source) { writableStorage().append(contentsOf: source) }
+    }
+
     /// Removes every field named `name`.
     public mutating func remove(_ name: String) {
         guard contains(name), let old = storage else { return }

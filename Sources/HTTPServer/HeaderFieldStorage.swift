@@ -73,7 +73,7 @@ final class HeaderFieldStorage: @unchecked Sendable {
         let kind = FramingFieldName(name)
         let sendable = (nameIsToken || HTTPSyntax.isToken(name)) && !kind.isServerOwned
         let needsSanitizing = HTTPSyntax.containsControl(value)
-        reserve(lineBytes: name.count + value.count + 4)
+        reserve(fields: 1, bytes: name.count + value.count + 4)
         let start = byteCount
         put(name)
         put(0x3A, 0x20)
@@ -86,12 +86,28 @@ final class HeaderFieldStorage: @unchecked Sendable {
         if sendable, kind == .server { hasServerField = true }
     }
 
-    /// Makes room for one more field of `lineBytes` bytes, doubling whichever part is short.
-    private func reserve(lineBytes: Int) {
-        let fieldsShort = count == spanCapacity, bytesShort = byteCapacity - byteCount < lineBytes
+    /// Appends every field of `other` in one copy of its lines (they were classified when added there).
+    func append(contentsOf other: HeaderFieldStorage) {
+        let (fields, lines) = (other.count, other.byteCount)
+        reserve(fields: fields, bytes: lines)
+        for index in 0..<fields {
+            var span = other.spans[index]
+            span.start += byteCount
+            (spans + count + index).initialize(to: span)
+        }
+        (bytes + byteCount).initialize(from: other.bytes, count: lines)
+        count += fields
+        byteCount += lines
+        irregularCount += other.irregularCount
+        hasServerField = hasServerField || other.hasServerField
+    }
+
+    /// Makes room for `fields` more fields taking `bytes` more bytes, doubling whichever part is short.
+    private func reserve(fields more: Int, bytes extra: Int) {
+        let fieldsShort = spanCapacity - count < more, bytesShort = byteCapacity - byteCount < extra
         guard fieldsShort || bytesShort else { return }
-        let fields = fieldsShort ? spanCapacity * 2 : spanCapacity
-        let room = bytesShort ? max(byteCapacity * 2, byteCount + lineBytes) : byteCapacity
+        let fields = fieldsShort ? max(spanCapacity * 2, count + more) : spanCapacity
+        let room = bytesShort ? max(byteCapacity * 2, byteCount + extra) : byteCapacity
         let (newBlock, newSpans, newBytes) = Self.allocate(fields: fields, bytes: room)
         newSpans.moveInitialize(from: spans, count: count)
         newBytes.initialize(from: bytes, count: byteCount)

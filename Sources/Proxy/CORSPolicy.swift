@@ -6,9 +6,22 @@ struct CORSPolicy: Sendable {
     /// `*` is among the allowed origins: every response gets the same two fields.
     let allowsAnyOrigin: Bool
 
+    /// The CORS fields every response carries whatever the request: with any origin allowed, the
+    /// allow and expose fields; otherwise none (they then depend on the request's Origin).
+    let fixedFields: HTTPHeaders
+
+    /// The response fields a script on another origin may read.
+    static let exposedFields = "Content-Length, Content-Range, X-HLS-Proxy-Route"
+
     init(allowOrigins: [String]) {
         self.allowOrigins = allowOrigins
         allowsAnyOrigin = allowOrigins.contains("*")
+        var fixed = HTTPHeaders()
+        if allowsAnyOrigin {
+            fixed.add("Access-Control-Allow-Origin", "*")
+            fixed.add("Access-Control-Expose-Headers", Self.exposedFields)
+        }
+        fixedFields = fixed
     }
 
     /// The Access-Control-Allow-Origin value for a request, or nil when its Origin is not allowed.
@@ -18,12 +31,14 @@ struct CORSPolicy: Sendable {
         return origin
     }
 
-    /// Adds CORS headers to any response (handlers never set them, so they are appended, not replaced).
+    /// Adds the CORS fields that depend on the request (handlers never set them, so they are appended,
+    /// not replaced). With any origin allowed there are none: `fixedFields` holds them.
     func decorate(_ response: inout HTTPResponse, request: HTTPRequest) {
-        if !allowsAnyOrigin { response.headers.add("Vary", "Origin") }
+        guard !allowsAnyOrigin else { return }
+        response.headers.add("Vary", "Origin")
         guard let allowed = allowedOrigin(for: request) else { return }
         response.headers.add("Access-Control-Allow-Origin", allowed)
-        response.headers.add("Access-Control-Expose-Headers", "Content-Length, Content-Range, X-HLS-Proxy-Route")
+        response.headers.add("Access-Control-Expose-Headers", Self.exposedFields)
     }
 
     /// Answers an OPTIONS preflight (Fetch standard §3.2.3).

@@ -13,6 +13,9 @@ public final class ProxyHandler: Sendable {
     /// Pass-through objects and ranges on disk; nil when `cache.disk_directory` is unset.
     let diskCache: DiskCache?
     let cors: CORSPolicy
+    /// For each route (by `ProxyRoute.index`), the fields every response of it ends with: the route
+    /// field, then the CORS fields that do not depend on the request. Made once, added in one copy.
+    let routeFields: [HTTPHeaders]
     /// `Cache-Control` values for rewritten masters and synthesized subtitle playlists, made once.
     let masterCacheControl: String
     let subtitleCacheControl: String
@@ -34,7 +37,14 @@ public final class ProxyHandler: Sendable {
         self.metrics = metrics
         self.caches = ProxyCaches(budget: config.cache.maxBytes)
         self.diskCache = Self.makeDiskCache(config.cache, logger: logger)
-        self.cors = CORSPolicy(allowOrigins: config.cors.allowOrigins)
+        let cors = CORSPolicy(allowOrigins: config.cors.allowOrigins)
+        self.cors = cors
+        self.routeFields = ProxyRoute.allCases.map { route in
+            var fields = HTTPHeaders()
+            fields.add("X-HLS-Proxy-Route", route.rawValue)
+            fields.append(contentsOf: cors.fixedFields)
+            return fields
+        }
         self.masterCacheControl = "max-age=\(ConfigSeconds.maxAge(config.cache.masterTTL))"
         self.subtitleCacheControl = "max-age=\(ConfigSeconds.maxAge(config.cache.subtitleTTL))"
         self.serverState = serverState
@@ -92,7 +102,7 @@ public final class ProxyHandler: Sendable {
     private func finish(_ outcome: consuming RouteResponse, request: HTTPRequest, started: ContinuousClock.Instant?) -> HTTPResponse {
         ByteRangeRequest.apply(to: &outcome.response, request: request)
         // Set here and nowhere else, so appended rather than searched for and replaced.
-        outcome.response.headers.add("X-HLS-Proxy-Route", outcome.route.rawValue)
+        outcome.response.headers.append(contentsOf: routeFields[outcome.route.index])
         cors.decorate(&outcome.response, request: request)
         let status = outcome.response.status.code
         metrics.recordRequest(route: outcome.route, status: status)

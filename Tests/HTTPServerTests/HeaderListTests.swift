@@ -38,16 +38,22 @@ import Testing
             for _ in 0..<Int.random(in: 0...12, using: &generator) {
                 let name = Self.names.randomElement(using: &generator) ?? "X"
                 let value = Self.values.randomElement(using: &generator) ?? ""
-                switch Int.random(in: 0..<4, using: &generator) {
+                switch Int.random(in: 0..<5, using: &generator) {
                 case 0, 1:
                     headers.add(name: name, value: value)
                     model.pairs.append((name, value))
                 case 2:
                     headers[name] = value
                     model.set(name, value)
-                default:
+                case 3:
                     headers.remove(name)
                     model.set(name, nil)
+                default:
+                    // Another list, or this one, appended whole.
+                    let other = Bool.random(using: &generator) ? headers : HTTPHeaders([(name, value), ("X-Other", "o")])
+                    let pairs = other.fields.map { ($0.name, $0.value) }
+                    headers.append(contentsOf: other)
+                    model.pairs.append(contentsOf: pairs)
                 }
             }
             #expect(headers.count == model.pairs.count)
@@ -65,15 +71,24 @@ import Testing
 
     @Test func theWrittenFieldsLeaveOutServerOwnedAndBadNamesAndSanitizeValues() {
         let headers: HTTPHeaders = ["X-A": "1", "Date": "d", "Bad Name": "v", "X-B": "a\r\nX-Evil: 2", "X-C": "tab\tok"]
+        #expect(written(headers) == "X-A: 1\r\nX-B: a  X-Evil: 2\r\nX-C: tab\tok\r\n")
+        // Values keep what was given: only the written copy is sanitized.
+        #expect(headers["X-B"] == "a\r\nX-Evil: 2")
+        // A list appended whole brings its fields' classes along: its Connection is still left out.
+        var combined: HTTPHeaders = ["X-A": "1"]
+        combined.append(contentsOf: ["Connection": "close", "X-B": "2", "Server": "s"])
+        #expect(written(combined) == "X-A: 1\r\nX-B: 2\r\nServer: s\r\n")
+        #expect(combined.hasServerField)
+    }
+
+    func written(_ headers: HTTPHeaders) -> String {
         var buffer = [UInt8](repeating: 0, count: 256)
         let count = buffer.withUnsafeMutableBufferPointer { memory in
             var head = HeadWriter(memory)
             headers.write(into: &head)
             return head.count
         }
-        #expect(String(decoding: buffer.prefix(count), as: UTF8.self) == "X-A: 1\r\nX-B: a  X-Evil: 2\r\nX-C: tab\tok\r\n")
-        // Values keep what was given: only the written copy is sanitized.
-        #expect(headers["X-B"] == "a\r\nX-Evil: 2")
+        return String(decoding: buffer.prefix(count), as: UTF8.self)
     }
 
     @Test func equalListsHoldTheSameFieldsInTheSameOrder() {
