@@ -21,9 +21,10 @@ public struct HTTPMethod: RawRepresentable, Hashable, Sendable, CustomStringConv
 
     /// The method for a token from the wire; the common ones share the static values' storage.
     init(token: Slice<UnsafeBufferPointer<UInt8>>) {
+        let bytes = UnsafeBufferPointer(rebasing: token)
         switch token.count {
-        case 3 where token.elementsEqual("GET".utf8): self = .get
-        case 4 where token.elementsEqual("HEAD".utf8): self = .head
+        case 3 where bytes.hasSameBytes(as: "GET"): self = .get
+        case 4 where bytes.hasSameBytes(as: "HEAD"): self = .head
         default: self.init(rawValue: String(decoding: token, as: UTF8.self))
         }
     }

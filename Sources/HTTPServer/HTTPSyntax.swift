@@ -1,3 +1,5 @@
+import Glibc
+
 /// Byte classes of RFC 9110 §5.6 and RFC 9112, as lookup functions on raw bytes.
 enum HTTPSyntax {
     /// tchar: "!#$%&'*+-.^_`|~", DIGIT, ALPHA (RFC 9110 §5.6.2).
@@ -75,6 +77,21 @@ enum HTTPSyntax {
         let flipped = word ^ (ones &* 0x7F)
         let del = (flipped &- ones) & ~flipped & highs
         return below | del != 0
+    }
+}
+
+extension UnsafeBufferPointer<UInt8> {
+    /// Whether these are exactly the bytes of `other` (a plain compare of two runs, where the generic
+    /// `elementsEqual` steps an iterator per byte): request tokens and path segments are matched so.
+    public func hasSameBytes(as other: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard count == other.count else { return false }
+        guard let base = baseAddress, let otherBase = other.baseAddress else { return true }
+        return memcmp(base, otherBase, count) == 0
+    }
+
+    /// Whether these are exactly the UTF-8 bytes of `literal`.
+    public func hasSameBytes(as literal: StaticString) -> Bool {
+        literal.withUTF8Buffer { hasSameBytes(as: $0) }
     }
 }
 

@@ -49,17 +49,17 @@ struct RequestRouter: Sendable {
         let name = UnsafeBufferPointer(rebasing: bytes[start..<end])
         let hasRest = end < bytes.count
         var kind = FirstSegment.Kind.other
-        if !hasRest && name.elementsEqual("healthz".utf8) {
+        if !hasRest && name.hasSameBytes(as: "healthz") {
             kind = .health
-        } else if !hasRest && name.elementsEqual("readyz".utf8) {
+        } else if !hasRest && name.hasSameBytes(as: "readyz") {
             kind = .ready
-        } else if !hasRest && name.elementsEqual("metrics".utf8) {
+        } else if !hasRest && name.hasSameBytes(as: "metrics") {
             kind = .metrics
-        } else if name.elementsEqual(SubtitleURL.reservedPrefix.utf8) {
+        } else if name.hasSameBytes(as: SubtitleURL.reservedPrefix) {
             kind = .subtitle
-        } else if let index = mountsByBytes.firstIndex(where: { $0.name.elementsEqual(name) }) {
+        } else if let index = mountsByBytes.firstIndex(where: { $0.name.withUnsafeBufferPointer(name.hasSameBytes) }) {
             kind = .mount(index)
-        } else if name.elementsEqual("http".utf8) || name.elementsEqual("https".utf8) {
+        } else if name.hasSameBytes(as: "http") || name.hasSameBytes(as: "https") {
             kind = .embedded
         }
         return FirstSegment(kind: kind, start: start, length: end - start, hasRest: hasRest, hasEscapes: hasEscapes)

@@ -6,7 +6,7 @@
 /// the master's proxy request target (path and query, as the player sent it) in unpadded base64url.
 struct SubtitleURL: Equatable, Sendable {
     /// The reserved first path segment; config load refuses a mount of this name.
-    static let reservedPrefix = "_hls-proxy"
+    static let reservedPrefix: StaticString = "_hls-proxy"
 
     /// What is asked for under a track.
     enum Resource: Equatable, Sendable {
