@@ -197,11 +197,14 @@ public final class ProxyHandler: Sendable {
     private func redirect(to url: String) -> RouteResponse {
         var headers = HTTPHeaders(reservingCapacity: Self.fieldCapacity)
         headers.add("Location", url)
-        headers.add("Cache-Control", "no-store")
+        headers.append(contentsOf: Self.noStore)
         return RouteResponse(route: .redirect, response: HTTPResponse(status: .found, headers: headers))
     }
 
     // MARK: - Response helpers
+
+    /// `Cache-Control: no-store`, made once: every redirect carries it.
+    private static let noStore: HTTPHeaders = ["Cache-Control": "no-store"]
 
     /// Room for a handler's own fields plus those `finish` adds (route, CORS, Accept-Ranges,
     /// Content-Range), so the list is allocated once per response and never grows.
