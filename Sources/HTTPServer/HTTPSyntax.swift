@@ -58,25 +58,13 @@ enum HTTPSyntax {
         var index = 0
         while true {
             let start = min(index, bytes.count &- 8)
-            if mayHoldControl(UnsafeRawPointer(base + start).loadUnaligned(as: UInt64.self)),
+            if ASCIIWord.mayHoldControl(UnsafeRawPointer(base + start).loadUnaligned(as: UInt64.self)),
                UnsafeBufferPointer(rebasing: bytes[start..<(start &+ 8)]).contains(where: isControl) {
                 return true
             }
             index = start &+ 8
             if index == bytes.count { return false }
         }
-    }
-
-    /// Whether eight bytes might hold a byte below 0x20 or a DEL; false means certainly none (and so no
-    /// CR, LF or other control). A byte below 0x20 borrows in the first term, which bytes of 0x80 and
-    /// up are masked out of; a DEL becomes 0 under the XOR and borrows in the second.
-    @inline(__always)
-    static func mayHoldControl(_ word: UInt64) -> Bool {
-        let ones: UInt64 = 0x0101_0101_0101_0101, highs: UInt64 = 0x8080_8080_8080_8080
-        let below = (word &- ones &* 0x20) & ~word & highs
-        let flipped = word ^ (ones &* 0x7F)
-        let del = (flipped &- ones) & ~flipped & highs
-        return below | del != 0
     }
 }
 

@@ -31,7 +31,7 @@ struct HeadScanner {
             let stop = limit < 0 || limit >= head.count ? head.count : max(index, limit + 1)
             // Eight at a time while a word holds no control byte (CR and LF are controls), then by byte.
             if let base = head.baseAddress {
-                while index &+ 8 <= stop, !HTTPSyntax.mayHoldControl(UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self)) {
+                while index &+ 8 <= stop, !ASCIIWord.mayHoldControl(UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self)) {
                     index &+= 8
                 }
             }

@@ -5,10 +5,11 @@ import Foundation
 /// Lines are batched (one write per flush, like nginx's buffered access log); when the reader falls
 /// `capacity` bytes behind, new lines are dropped and counted rather than held without bound.
 final class BufferedLineWriter: @unchecked Sendable {
-    // @unchecked: `pending`, `dropped` and `flushing` are only touched with `condition` locked.
+    // @unchecked: `pending` and `dropped` are only touched with `condition` locked. The lock is also
+    // why the runtime's exclusivity checks on them are left out: they cost more than the append.
     private let condition = NSCondition()
-    private var pending: [UInt8] = []
-    private var dropped = 0
+    @exclusivity(unchecked) private var pending: [UInt8] = []
+    @exclusivity(unchecked) private var dropped = 0
     private let handle: FileHandle
     private let capacity: Int
     private let flushThreshold = 64 * 1024

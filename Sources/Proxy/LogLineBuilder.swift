@@ -1,3 +1,5 @@
+import HTTPServer
+
 /// Builds one JSON log line as UTF-8 bytes: text is copied into one buffer and numbers are written
 /// digit by digit, so an access line (written for every request) costs a few copies and goes out as
 /// bytes, rather than a String append per piece.
@@ -25,9 +27,14 @@ struct LogLineBuilder: ~Copyable {
     var text: String { withBytes { String(decoding: $0, as: UTF8.self) } }
 
     /// Makes room for `extra` more bytes.
+    @inline(__always)
     private mutating func reserve(_ extra: Int) {
         let (needed, overflow) = count.addingReportingOverflow(extra)
         guard needed > capacity, !overflow else { return }
+        grow(to: needed)
+    }
+
+    private mutating func grow(to needed: Int) {
         var grown = capacity
         while grown < needed { grown = grown > Int.max / 2 ? needed : grown * 2 }
         let moved = UnsafeMutablePointer<UInt8>.allocate(capacity: grown)
@@ -37,6 +44,7 @@ struct LogLineBuilder: ~Copyable {
         capacity = grown
     }
 
+    @inline(__always)
     private mutating func append(_ buffer: UnsafeBufferPointer<UInt8>) {
         guard let source = buffer.baseAddress, !buffer.isEmpty else { return }
         reserve(buffer.count)
@@ -44,12 +52,14 @@ struct LogLineBuilder: ~Copyable {
         count += buffer.count
     }
 
+    @inline(__always)
     private mutating func append(byte: UInt8) {
         reserve(1)
         base[count] = byte
         count += 1
     }
 
+    @inline(__always)
     mutating func append(_ literal: StaticString) {
         literal.withUTF8Buffer { append($0) }
     }
@@ -99,29 +109,31 @@ struct LogLineBuilder: ~Copyable {
 
     /// Appends `text` as a JSON string (RFC 8259 §7); text that needs no escape is copied in one piece.
     mutating func appendQuoted(_ text: String) {
-        append(byte: UInt8(ascii: "\""))
         let plain = text.utf8.withContiguousStorageIfAvailable { utf8 -> Bool in
-            guard !utf8.contains(where: Self.needsEscape) else { return false }
+            guard !Self.needsEscaping(utf8) else { return false }
+            reserve(utf8.count + 2)
+            append(byte: UInt8(ascii: "\""))
             append(utf8)
+            append(byte: UInt8(ascii: "\""))
             return true
         }
-        if plain != true {
-            for byte in text.utf8 {
-                switch byte {
-                case UInt8(ascii: "\""): append("\\\"")
-                case UInt8(ascii: "\\"): append("\\\\")
-                case UInt8(ascii: "\n"): append("\\n")
-                case UInt8(ascii: "\r"): append("\\r")
-                case UInt8(ascii: "\t"): append("\\t")
-                case _ where byte < 0x20 || byte == 0x7F:
-                    let digits = Array("0123456789abcdef".utf8)
-                    append("\\u00")
-                    append(byte: digits[Int(byte >> 4)])
-                    append(byte: digits[Int(byte & 0x0F)])
-                default:
-                    // Bytes of multi-byte characters pass through unchanged: JSON text is UTF-8.
-                    append(byte: byte)
-                }
+        guard plain != true else { return }
+        append(byte: UInt8(ascii: "\""))
+        for byte in text.utf8 {
+            switch byte {
+            case UInt8(ascii: "\""): append("\\\"")
+            case UInt8(ascii: "\\"): append("\\\\")
+            case UInt8(ascii: "\n"): append("\\n")
+            case UInt8(ascii: "\r"): append("\\r")
+            case UInt8(ascii: "\t"): append("\\t")
+            case _ where byte < 0x20 || byte == 0x7F:
+                let digits = Array("0123456789abcdef".utf8)
+                append("\\u00")
+                append(byte: digits[Int(byte >> 4)])
+                append(byte: digits[Int(byte & 0x0F)])
+            default:
+                // Bytes of multi-byte characters pass through unchanged: JSON text is UTF-8.
+                append(byte: byte)
             }
         }
         append(byte: UInt8(ascii: "\""))
@@ -129,6 +141,21 @@ struct LogLineBuilder: ~Copyable {
 
     private static func needsEscape(_ byte: UInt8) -> Bool {
         byte < 0x20 || byte == 0x22 || byte == 0x5C || byte == 0x7F
+    }
+
+    /// Whether any byte needs an escape: eight at a time where a word has no control, quote or
+    /// backslash, the rest one by one. Paths and addresses rarely have any.
+    static func needsEscaping(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard let base = bytes.baseAddress else { return false }
+        var index = 0
+        while index &+ 8 <= bytes.count {
+            let word = UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self)
+            if ASCIIWord.mayHoldControl(word) || ASCIIWord.mayHold(0x22, in: word) || ASCIIWord.mayHold(0x5C, in: word) {
+                break
+            }
+            index &+= 8
+        }
+        return UnsafeBufferPointer(rebasing: bytes[index...]).contains(where: needsEscape)
     }
 }
 

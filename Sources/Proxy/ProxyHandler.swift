@@ -52,7 +52,7 @@ public final class ProxyHandler: Sendable {
 
     /// The entry point given to the HTTP server.
     public func handle(_ request: HTTPRequest) async -> HTTPResponse {
-        let started = logger.accessEnabled ? ContinuousClock.now : nil
+        let started = logger.accessEnabled ? MonotonicTime.now() : nil
         let outcome: RouteResponse
         switch plan(for: request) {
         case .answered(let answer):
@@ -79,7 +79,7 @@ public final class ProxyHandler: Sendable {
     /// Safe to call on the server's loop thread; it never blocks.
     public func handleImmediately(_ request: HTTPRequest) -> HTTPResponse? {
         // The clock is read only for the access log's duration.
-        let started = logger.accessEnabled ? ContinuousClock.now : nil
+        let started = logger.accessEnabled ? MonotonicTime.now() : nil
         switch plan(for: request) {
         case .answered(let answer):
             return finish(answer, request: request, started: started)
@@ -99,7 +99,7 @@ public final class ProxyHandler: Sendable {
     /// Range, route header, CORS, metrics and the access log: the same for every response.
     /// Takes the outcome whole (`consuming`), so its header list is still uniquely owned and the fields
     /// added here go in place rather than into a copy.
-    private func finish(_ outcome: consuming RouteResponse, request: HTTPRequest, started: ContinuousClock.Instant?) -> HTTPResponse {
+    private func finish(_ outcome: consuming RouteResponse, request: HTTPRequest, started: MonotonicTime?) -> HTTPResponse {
         ByteRangeRequest.apply(to: &outcome.response, request: request)
         // Set here and nowhere else, so appended rather than searched for and replaced.
         outcome.response.headers.append(contentsOf: routeFields[outcome.route.index])
@@ -110,7 +110,7 @@ public final class ProxyHandler: Sendable {
             logger.access(
                 method: request.method.rawValue, path: request.rawPath, route: outcome.route.rawValue, status: status,
                 bytes: request.method == .head ? 0 : outcome.response.body.count,
-                durationMilliseconds: Self.milliseconds(started.duration(to: .now)),
+                durationMilliseconds: started.millisecondsElapsed,
                 originMilliseconds: outcome.originMilliseconds, client: request.remoteAddress)
         }
         return (consume outcome).response
