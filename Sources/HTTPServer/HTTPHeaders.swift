@@ -109,10 +109,15 @@ public struct HTTPHeaders: Sendable, Equatable, Sequence, ExpressibleByDictionar
         }
     }
 
-    /// Appends a field from raw bytes (a parsed request's field, say); `nameIsToken` when the caller has
-    /// already checked that the name is a token.
+    /// Appends a field from raw bytes; `nameIsToken` when the caller has already checked that the name
+    /// is a token.
     mutating func append(name: UnsafeBufferPointer<UInt8>, value: UnsafeBufferPointer<UInt8>, nameIsToken: Bool = false) {
         writableStorage().append(name: name, value: value, nameIsToken: nameIsToken)
+    }
+
+    /// Appends a field the request parser accepted: its name is a token of the given kind.
+    mutating func appendParsed(name: UnsafeBufferPointer<UInt8>, value: UnsafeBufferPointer<UInt8>, kind: FramingFieldName) {
+        writableStorage().append(name: name, value: value, nameIsToken: true, kind: kind)
     }
 
     /// Appends every field of `other`, in order: one copy of lines already classified, so a set of

@@ -67,10 +67,12 @@ final class HeaderFieldStorage: @unchecked Sendable {
         return copy
     }
 
-    /// Appends a field, classifying it for the writer (`nameIsToken`: the caller has checked the name).
-    /// Only called on an instance no other list sees.
-    func append(name: UnsafeBufferPointer<UInt8>, value: UnsafeBufferPointer<UInt8>, nameIsToken: Bool) {
-        let kind = FramingFieldName(name)
+    /// Appends a field, classifying it for the writer. What the caller already knows is not worked
+    /// out again: `nameIsToken`, and the name's `kind`. Only called on an instance no other list sees.
+    func append(
+        name: UnsafeBufferPointer<UInt8>, value: UnsafeBufferPointer<UInt8>, nameIsToken: Bool, kind known: FramingFieldName? = nil
+    ) {
+        let kind = known ?? FramingFieldName(name)
         let sendable = (nameIsToken || HTTPSyntax.isToken(name)) && !kind.isServerOwned
         let needsSanitizing = HTTPSyntax.containsControl(value)
         reserve(fields: 1, bytes: name.count + value.count + 4)

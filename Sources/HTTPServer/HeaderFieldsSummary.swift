@@ -21,8 +21,9 @@ struct HeaderFieldsSummary {
         while let byte = value.first, byte == 0x20 || byte == 0x09 { value = value.dropFirst() }
         while let byte = value.last, byte == 0x20 || byte == 0x09 { value = value.dropLast() }
         let nameBytes = UnsafeBufferPointer(rebasing: name), valueBytes = UnsafeBufferPointer(rebasing: value)
-        headers.append(name: nameBytes, value: valueBytes, nameIsToken: true)
-        return note(valueBytes, kind: FramingFieldName(nameBytes))
+        let kind = FramingFieldName(nameBytes)
+        headers.appendParsed(name: nameBytes, value: valueBytes, kind: kind)
+        return note(valueBytes, kind: kind)
     }
 
     private mutating func note(_ value: UnsafeBufferPointer<UInt8>, kind: FramingFieldName) -> Result<Void, RequestError> {
