@@ -54,7 +54,12 @@ enum HTTPSyntax {
     /// overlaps the one before it rather than a byte loop, and byte by byte only where a word might.
     static func containsControl(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
         guard let base = bytes.baseAddress else { return false }
-        guard bytes.count >= 8 else { return bytes.contains(where: isControl) }
+        guard bytes.count >= 8 else {
+            // Shorter than a word: padded with a byte that is no control.
+            var word: UInt64 = 0x6161_6161_6161_6161
+            withUnsafeMutableBytes(of: &word) { $0.copyMemory(from: UnsafeRawBufferPointer(bytes)) }
+            return ASCIIWord.mayHoldControl(word) && bytes.contains(where: isControl)
+        }
         var index = 0
         while true {
             let start = min(index, bytes.count &- 8)

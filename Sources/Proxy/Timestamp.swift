@@ -1,4 +1,4 @@
-import Foundation
+import Glibc
 import Synchronization
 
 /// RFC 3339 UTC timestamps with milliseconds for log lines; the formatted second is cached, and the
@@ -16,10 +16,10 @@ enum Timestamp {
 
     /// Appends the current time, `2026-01-02T03:04:05.678Z`.
     static func append(to line: inout LogLineBuilder) {
-        let seconds = Date().timeIntervalSince1970
-        let whole = seconds.rounded(.down)
-        let millis = Int((seconds - whole) * 1000)
-        let second = Int64(whole)
+        var time = timespec()
+        clock_gettime(CLOCK_REALTIME, &time)
+        let second = Int64(time.tv_sec)
+        let millis = time.tv_nsec / 1_000_000
         let prefix = cache.withLock { cached -> [UInt8] in
             if cached.second == second { return cached.prefix }
             cached = (second, format(second))
