@@ -60,16 +60,20 @@ final class BufferedLineWriter: @unchecked Sendable {
     }
 
     private func drainForever() {
+        // Two buffers take turns: lines go into one while the other is written out, and each keeps its
+        // memory. (Taking a copy and emptying `pending` gave it fresh memory on every batch: an mmap, a
+        // page fault per 4 kB on the loop thread as lines were appended, and a munmap.)
+        var batch: [UInt8] = []
         while true {
             condition.lock()
             if pending.count < flushThreshold {
                 // Flush at least every 50 ms so lines show up promptly when traffic is light.
                 _ = condition.wait(until: Date(timeIntervalSinceNow: 0.05))
             }
-            let batch = pending
-            pending.removeAll(keepingCapacity: true)
+            swap(&batch, &pending)
             condition.unlock()
             emit(batch)
+            batch.removeAll(keepingCapacity: true)
         }
     }
 

@@ -1,0 +1,72 @@
+#!/usr/bin/env bash
+# Two builds of the proxy against each other on the redirect path: both run at once on two ports, and
+# wrk runs alternate between them (A, B, A, B, ...). Prints each pair's req/s and the server's CPU time
+# per request (user + system, from /proc/PID/stat), then the medians.
+#
+#   bench/compare.sh OLD_BINARY NEW_BINARY        # 5 pairs of 5 s runs
+#   ROUNDS=7 LOGS=on bench/compare.sh A B         # access logs on in both (to files under a temp dir)
+#
+# The redirect never reaches the origin, so no nginx is needed. wrk must be installed (bench/run.sh
+# installs it).
+set -euo pipefail
+
+[ $# -eq 2 ] || { echo "usage: $0 BINARY_A BINARY_B" >&2; exit 2; }
+A=$1
+B=$2
+ROUNDS=${ROUNDS:-5}
+DURATION=${DURATION:-5}
+LOGS=${LOGS:-off}
+PORT_A=${PORT_A:-18185}
+PORT_B=${PORT_B:-18186}
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
+WORK=$(mktemp -d /tmp/hls-compare.XXXXXX)
+PIDS=()
+cleanup() {
+    for pid in "${PIDS[@]}"; do kill "$pid" 2>/dev/null || true; done
+    wait 2>/dev/null || true
+    rm -rf "$WORK"
+}
+trap cleanup EXIT
+
+start() { # BINARY PORT NAME
+    local level=warn
+    [ "$LOGS" = on ] && level=info
+    sed -e "s|@PORT@|$2|" -e "s|@ORIGIN_PORT@|9|" -e "s|@MASTER_TTL@|3600|" -e "s|@DISK@||" \
+        -e "s|@SUBTITLES@|$ROOT/Tests/Fixtures/subtitles|" -e "s|@LOG_LEVEL@|$level|" \
+        "$ROOT/bench/proxy.json.template" > "$WORK/$3.json"
+    HLS_PROXY_ACCESS_LOG=$LOGS "$1" --config "$WORK/$3.json" > "$WORK/$3.out" 2> "$WORK/$3.err" &
+    PIDS+=($!)
+    for _ in $(seq 1 200); do
+        curl -sf -o /dev/null "http://127.0.0.1:$2/healthz" && return 0
+        sleep 0.05
+    done
+    echo "$1 did not become healthy on port $2" >&2
+    exit 1
+}
+
+start "$A" "$PORT_A" a
+PID_A=${PIDS[-1]}
+start "$B" "$PORT_B" b
+PID_B=${PIDS[-1]}
+
+TICK_US=$((1000000 / $(getconf CLK_TCK)))
+cpu_ticks() { awk '{ print $14 + $15 }' "/proc/$1/stat"; }
+run() { # PORT PID -> "req/s µs_per_request"
+    local before after out
+    before=$(cpu_ticks "$2")
+    out=$(wrk -t1 -c64 -d"${DURATION}s" -s "$ROOT/bench/report.lua" "http://127.0.0.1:$1/sample/v0/seg000.ts" | grep '^RESULT')
+    after=$(cpu_ticks "$2")
+    read -r -a r <<< "${out#RESULT }"
+    awk -v rps="${r[0]}" -v t=$((after - before)) -v us="$TICK_US" -v n="${r[4]}" 'BEGIN { printf "%s %.2f", rps, t * us / n }'
+}
+median() { printf '%s\n' "$@" | sort -g | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
+
+RA=(); CA=(); RB=(); CB=()
+for i in $(seq 1 "$ROUNDS"); do
+    read -r ra ca <<< "$(run "$PORT_A" "$PID_A")"
+    read -r rb cb <<< "$(run "$PORT_B" "$PID_B")"
+    echo "pair $i: A $ra req/s, $ca µs/request; B $rb req/s, $cb µs/request"
+    RA+=("$ra"); CA+=("$ca"); RB+=("$rb"); CB+=("$cb")
+done
+ma=$(median "${RA[@]}"); mb=$(median "${RB[@]}")
+echo "median: A $ma req/s, $(median "${CA[@]}") µs/request; B $mb req/s, $(median "${CB[@]}") µs/request; B/A $(awk -v a="$ma" -v b="$mb" 'BEGIN { printf "%.2f", b / a }')"
