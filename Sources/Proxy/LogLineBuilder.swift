@@ -8,15 +8,34 @@ struct LogLineBuilder: ~Copyable {
     // per-append uniqueness and capacity checks cost more than the copies themselves.
     private var base: UnsafeMutablePointer<UInt8>
     private var capacity: Int
+    /// Whether `base` was allocated here (and is freed here), rather than lent by the caller.
+    private var ownsMemory: Bool
     /// Bytes written so far.
     private(set) var count = 0
 
     init(capacity: Int = 256) {
         self.capacity = max(16, capacity)
         base = UnsafeMutablePointer<UInt8>.allocate(capacity: self.capacity)
+        ownsMemory = true
     }
 
-    deinit { base.deallocate() }
+    /// A builder that writes into the caller's `memory` (on the stack, say) and moves to memory of its
+    /// own only if the line outgrows it: an access line then costs no allocation at all.
+    init(startingIn memory: UnsafeMutableBufferPointer<UInt8>) {
+        if let start = memory.baseAddress, memory.count > 0 {
+            base = start
+            capacity = memory.count
+            ownsMemory = false
+        } else {
+            capacity = 16
+            base = UnsafeMutablePointer<UInt8>.allocate(capacity: capacity)
+            ownsMemory = true
+        }
+    }
+
+    deinit {
+        if ownsMemory { base.deallocate() }
+    }
 
     /// The bytes written, valid for the call.
     func withBytes<Result>(_ body: (UnsafeBufferPointer<UInt8>) -> Result) -> Result {
@@ -39,9 +58,10 @@ struct LogLineBuilder: ~Copyable {
         while grown < needed { grown = grown > Int.max / 2 ? needed : grown * 2 }
         let moved = UnsafeMutablePointer<UInt8>.allocate(capacity: grown)
         moved.update(from: base, count: count)
-        base.deallocate()
+        if ownsMemory { base.deallocate() }
         base = moved
         capacity = grown
+        ownsMemory = true
     }
 
     @inline(__always)

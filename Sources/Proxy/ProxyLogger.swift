@@ -87,27 +87,30 @@ public struct ProxyLogger: Sendable {
         durationMilliseconds: Double, originMilliseconds: Double, client: String
     ) {
         guard accessEnabled else { return }
-        var line = LogLineBuilder(capacity: 200 + path.utf8.count)
-        line.append("{\"time\":\"")
-        Timestamp.append(to: &line)
-        line.append("\",\"method\":")
-        line.appendQuoted(method)
-        line.append(",\"path\":")
-        line.appendQuoted(path)
-        line.append(",\"route\":")
-        line.appendQuoted(route)
-        line.append(",\"status\":")
-        line.appendDecimal(status)
-        line.append(",\"bytes\":")
-        line.appendDecimal(bytes)
-        line.append(",\"duration_ms\":")
-        line.appendMilliseconds(durationMilliseconds)
-        line.append(",\"origin_ms\":")
-        line.appendMilliseconds(originMilliseconds)
-        line.append(",\"client\":")
-        line.appendQuoted(client)
-        line.append("}")
-        line.withBytes(accessSink)
+        // On the stack: a line that outgrows it (a very long path) moves to the heap by itself.
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 512) { memory in
+            var line = LogLineBuilder(startingIn: memory)
+            line.append("{\"time\":\"")
+            Timestamp.append(to: &line)
+            line.append("\",\"method\":")
+            line.appendQuoted(method)
+            line.append(",\"path\":")
+            line.appendQuoted(path)
+            line.append(",\"route\":")
+            line.appendQuoted(route)
+            line.append(",\"status\":")
+            line.appendDecimal(status)
+            line.append(",\"bytes\":")
+            line.appendDecimal(bytes)
+            line.append(",\"duration_ms\":")
+            line.appendMilliseconds(durationMilliseconds)
+            line.append(",\"origin_ms\":")
+            line.appendMilliseconds(originMilliseconds)
+            line.append(",\"client\":")
+            line.appendQuoted(client)
+            line.append("}")
+            line.withBytes(accessSink)
+        }
     }
 }
 

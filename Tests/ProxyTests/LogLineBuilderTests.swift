@@ -41,6 +41,22 @@ import Testing
         }
     }
 
+    @Test func aLineThatOutgrowsLentMemoryMovesToItsOwnIntact() {
+        let long = String(repeating: "/segment", count: 40)
+        let text = withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 32) { memory -> String in
+            var line = LogLineBuilder(startingIn: memory)
+            line.append("{\"path\":")
+            line.appendQuoted(long)
+            line.append("}")
+            return line.text
+        }
+        #expect(text == "{\"path\":\"\(long)\"}")
+        let empty = UnsafeMutableBufferPointer<UInt8>(start: nil, count: 0)
+        var line = LogLineBuilder(startingIn: empty)
+        line.appendDecimal(42)
+        #expect(line.text == "42")
+    }
+
     @Test func timestampsAreRFC3339WithMilliseconds() throws {
         let stamp = Timestamp.now()
         let pattern = try Regex(#"^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$"#)
