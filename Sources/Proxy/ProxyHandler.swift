@@ -108,7 +108,7 @@ public final class ProxyHandler: Sendable {
         metrics.recordRequest(route: outcome.route, status: status)
         if let started {
             logger.access(
-                method: request.method.rawValue, path: request.rawPath, route: outcome.route.rawValue, status: status,
+                method: request.method.rawValue, path: request.rawPath, route: outcome.route, status: status,
                 bytes: request.method == .head ? 0 : outcome.response.body.count,
                 durationMilliseconds: started.millisecondsElapsed,
                 originMilliseconds: outcome.originMilliseconds, client: request.remoteAddress)

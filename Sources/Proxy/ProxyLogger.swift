@@ -83,7 +83,7 @@ public struct ProxyLogger: Sendable {
     /// Logs one finished request. Built by hand into one string: this runs for every request, often on
     /// the server's loop thread, so it avoids intermediate arrays and number formatting with `String(format:)`.
     func access(
-        method: String, path: String, route: String, status: Int, bytes: Int,
+        method: String, path: String, route: ProxyRoute, status: Int, bytes: Int,
         durationMilliseconds: Double, originMilliseconds: Double, client: String
     ) {
         guard accessEnabled else { return }
@@ -93,11 +93,12 @@ public struct ProxyLogger: Sendable {
             line.append("{\"time\":\"")
             Timestamp.append(to: &line)
             line.append("\",\"method\":")
-            line.appendQuoted(method)
+            // Nearly every request is a GET: its quoted form is a literal.
+            if method == "GET" { line.append(#""GET""#) } else { line.appendQuoted(method) }
             line.append(",\"path\":")
             line.appendQuoted(path)
             line.append(",\"route\":")
-            line.appendQuoted(route)
+            line.append(route.quotedName)
             line.append(",\"status\":")
             line.appendDecimal(status)
             line.append(",\"bytes\":")

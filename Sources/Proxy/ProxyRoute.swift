@@ -35,4 +35,25 @@ enum ProxyRoute: String, CaseIterable, Sendable {
         case .subtitlePlaylist: 13
         }
     }
+
+    /// The name as a JSON string, `"redirect"`, for access lines: made at compile time, so the line
+    /// copies it without scanning it for escapes.
+    var quotedName: StaticString {
+        switch self {
+        case .cache: #""cache""#
+        case .error: #""error""#
+        case .file: #""file""#
+        case .health: #""health""#
+        case .master: #""master""#
+        case .metrics: #""metrics""#
+        case .passthrough: #""passthrough""#
+        case .playlist: #""playlist""#
+        case .preflight: #""preflight""#
+        case .proxy: #""proxy""#
+        case .ready: #""ready""#
+        case .redirect: #""redirect""#
+        case .subtitle: #""subtitle""#
+        case .subtitlePlaylist: #""subtitle-playlist""#
+        }
+    }
 }

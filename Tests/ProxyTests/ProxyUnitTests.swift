@@ -270,7 +270,7 @@ import Testing
         let lines = LockedBox<[String]>([])
         let logger = ProxyLogger(level: .error, accessSink: { line in lines.withLock { $0.append(String(decoding: line, as: UTF8.self)) } }, diagnosticSink: { _ in })
         let hostile = "/a\"b\\c\u{1}d\u{7F}é"
-        logger.access(method: "GET", path: hostile, route: "redirect", status: 302, bytes: 0,
+        logger.access(method: "GET", path: hostile, route: .redirect, status: 302, bytes: 0,
                       durationMilliseconds: 1.2345, originMilliseconds: 0, client: "[::1]:5000")
         let line = try #require(lines.withLock { $0.first })
         let object = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
@@ -285,7 +285,7 @@ import Testing
         let lines = LockedBox<[String]>([])
         var logger = ProxyLogger(level: .error, accessSink: { line in lines.withLock { $0.append(String(decoding: line, as: UTF8.self)) } }, diagnosticSink: { _ in })
         logger.accessEnabled = false
-        logger.access(method: "GET", path: "/", route: "health", status: 200, bytes: 3, durationMilliseconds: 0, originMilliseconds: 0, client: "")
+        logger.access(method: "GET", path: "/", route: .health, status: 200, bytes: 3, durationMilliseconds: 0, originMilliseconds: 0, client: "")
         #expect(lines.withLock { $0.isEmpty })
     }
 

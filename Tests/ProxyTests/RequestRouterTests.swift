@@ -78,4 +78,10 @@ import Testing
         #expect(names == names.sorted())
         #expect(ProxyRoute.allCases.map(\.index) == Array(0..<ProxyRoute.allCases.count))
     }
+
+    @Test func routeNamesQuotedForAccessLinesAreTheirNamesInQuotes() {
+        for route in ProxyRoute.allCases {
+            #expect(route.quotedName.description == "\"\(route.rawValue)\"")
+        }
+    }
 }
