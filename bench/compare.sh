@@ -4,7 +4,7 @@
 # per request (user + system, from /proc/PID/stat), then the medians.
 #
 #   bench/compare.sh OLD_BINARY NEW_BINARY        # 5 pairs of 5 s runs
-#   ROUNDS=7 LOGS=on bench/compare.sh A B         # access logs on in both (to files under a temp dir)
+#   ROUNDS=7 LOGS=on bench/compare.sh A B         # access logs on in both (to files on tmpfs when there is one)
 #
 # The redirect never reaches the origin, so no nginx is needed. wrk must be installed (bench/run.sh
 # installs it).
@@ -20,11 +20,14 @@ PORT_A=${PORT_A:-18185}
 PORT_B=${PORT_B:-18186}
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 WORK=$(mktemp -d /tmp/hls-compare.XXXXXX)
+# Access logs (LOGS=on) go to tmpfs when there is one, as in run.sh: disk writeback would add noise.
+LOG_DIR=$WORK
+if [ "$LOGS" = on ] && [ -d /dev/shm ] && [ -w /dev/shm ]; then LOG_DIR=$(mktemp -d /dev/shm/hls-compare-logs.XXXXXX); fi
 PIDS=()
 cleanup() {
     for pid in "${PIDS[@]}"; do kill "$pid" 2>/dev/null || true; done
     wait 2>/dev/null || true
-    rm -rf "$WORK"
+    rm -rf "$WORK" "$LOG_DIR"
 }
 trap cleanup EXIT
 
@@ -34,7 +37,7 @@ start() { # BINARY PORT NAME
     sed -e "s|@PORT@|$2|" -e "s|@ORIGIN_PORT@|9|" -e "s|@MASTER_TTL@|3600|" -e "s|@DISK@||" \
         -e "s|@SUBTITLES@|$ROOT/Tests/Fixtures/subtitles|" -e "s|@LOG_LEVEL@|$level|" \
         "$ROOT/bench/proxy.json.template" > "$WORK/$3.json"
-    HLS_PROXY_ACCESS_LOG=$LOGS "$1" --config "$WORK/$3.json" > "$WORK/$3.out" 2> "$WORK/$3.err" &
+    HLS_PROXY_ACCESS_LOG=$LOGS "$1" --config "$WORK/$3.json" > "$LOG_DIR/$3.out" 2> "$WORK/$3.err" &
     PIDS+=($!)
     for _ in $(seq 1 200); do
         curl -sf -o /dev/null "http://127.0.0.1:$2/healthz" && return 0
