@@ -85,7 +85,9 @@ extension EventLoop {
                     respondWithError(connection, error)
                     return bytes.count
                 case .complete(let length):
-                    let parsed = RequestParser.parse(UnsafeBufferPointer(rebasing: head[0..<length]), limits: limits)
+                    let spare = spareRequestHeaders
+                    spareRequestHeaders = HTTPHeaders()
+                    let parsed = RequestParser.parse(UnsafeBufferPointer(rebasing: head[0..<length]), limits: limits, reusing: consume spare)
                     offset += length
                     connection.scanner = HeadScanner()
                     // Consumed, so the head moves into the handler's request rather than being copied.

@@ -14,6 +14,8 @@ extension EventLoop {
         request.remoteAddress = connection.remoteAddress
         if let immediateHandler, let response = ResponseWriter.respondAtOnce(to: request, with: immediateHandler) {
             startResponse(connection, response)
+            // The request ends here, so the kept list is the only one holding that memory again.
+            spareRequestHeaders = request.headers
             return
         }
         let token = connection.token

@@ -34,6 +34,10 @@ final class EventLoop: @unchecked Sendable {
     /// The one buffer response heads are written into; a connection copies out only what a short
     /// write left unsent. Grown when a head does not fit.
     var headBuffer = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: 4096)
+    /// The header list of the last request answered at once, kept for the next request's fields: its
+    /// memory is used again instead of allocated and freed per request. (A request handed to an async
+    /// handler takes its list along, and the next one starts a new list.)
+    var spareRequestHeaders = HTTPHeaders()
     /// Tokens of connections that used up their turn with work left; served again after the next wait.
     var resumable: [UInt64] = []
     var timers = [TimerList](repeating: TimerList(), count: 4)

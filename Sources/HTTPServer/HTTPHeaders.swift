@@ -131,6 +131,23 @@ public struct HTTPHeaders: Sendable, Equatable, Sequence, ExpressibleByDictionar
         withExtendedLifetime(source) { writableStorage().append(contentsOf: source) }
     }
 
+    /// Removes every field. With `keepingCapacity`, memory this list alone holds is kept for the
+    /// fields that come next (the server reuses one request's list for the next request's).
+    public mutating func removeAll(keepingCapacity keep: Bool = false) {
+        if keep, isKnownUniquelyReferenced(&storage) {
+            storage?.removeAll()
+        } else {
+            storage = nil
+        }
+    }
+
+    /// Makes room for `fields` fields when the list has no memory yet (a list that has some grows as
+    /// fields are added).
+    public mutating func reserveCapacity(_ fields: Int) {
+        guard storage == nil, fields > 0 else { return }
+        storage = HeaderFieldStorage(fieldCapacity: fields, byteCapacity: fields * Self.typicalFieldBytes)
+    }
+
     /// Removes every field named `name`.
     public mutating func remove(_ name: String) {
         guard contains(name), let old = storage else { return }

@@ -88,6 +88,15 @@ final class HeaderFieldStorage: @unchecked Sendable {
         if sendable, kind == .server { hasServerField = true }
     }
 
+    /// Forgets every field and keeps the memory. Only called on an instance no other list sees.
+    func removeAll() {
+        spans.deinitialize(count: count)
+        count = 0
+        byteCount = 0
+        irregularCount = 0
+        hasServerField = false
+    }
+
     /// Appends every field of `other` in one copy of its lines (they were classified when added there).
     func append(contentsOf other: HeaderFieldStorage) {
         let (fields, lines) = (other.count, other.byteCount)

@@ -14,8 +14,9 @@ struct RequestHead {
 enum RequestParser {
     typealias Bytes = UnsafeBufferPointer<UInt8>
 
-    /// Parses the head bytes, including the final empty line.
-    static func parse(_ head: Bytes, limits: RequestLimits) -> Result<RequestHead, RequestError> {
+    /// Parses the head bytes, including the final empty line. The fields go into `spare`, emptied
+    /// first: a list the loop kept from an earlier request, whose memory is then used again.
+    static func parse(_ head: Bytes, limits: RequestLimits, reusing spare: consuming HTTPHeaders = HTTPHeaders()) -> Result<RequestHead, RequestError> {
         // RFC 9112 §2.2: a bare CR (one not ending a line) must be rejected (or replaced; we reject).
         // Checked over the whole head first, so it is reported whatever else is wrong.
         var lineCount = 0
@@ -27,7 +28,9 @@ enum RequestParser {
         }
         var start: RequestLine?
         var fields = HeaderFieldsSummary()
-        var headers = HTTPHeaders(reservingCapacity: max(0, lineCount - 2))
+        var headers = consume spare
+        headers.removeAll(keepingCapacity: true)
+        headers.reserveCapacity(max(0, lineCount - 2))
         var lineStart = 0
         var complete = false
         next = 0

@@ -91,6 +91,27 @@ import Testing
         return String(decoding: buffer.prefix(count), as: UTF8.self)
     }
 
+    @Test func emptyingAListForReuseNeverTouchesACopyOfIt() {
+        var list: HTTPHeaders = ["Host": "a", "X-A": "1"]
+        let copy = list
+        list.removeAll(keepingCapacity: true)
+        #expect(list.isEmpty)
+        #expect(copy.fields.map(\.name) == ["Host", "X-A"])
+        list.add("Host", "b")
+        #expect(list["Host"] == "b")
+        #expect(copy["Host"] == "a")
+        // Alone, it keeps its memory and starts over: the writer sees only the new fields.
+        var alone: HTTPHeaders = ["Date": "d", "Server": "s"]
+        alone.removeAll(keepingCapacity: true)
+        alone.add("X-B", "2")
+        #expect(written(alone) == "X-B: 2\r\n")
+        #expect(!alone.hasServerField)
+        var empty = HTTPHeaders()
+        empty.removeAll(keepingCapacity: true)
+        empty.reserveCapacity(3)
+        #expect(empty.isEmpty)
+    }
+
     @Test func equalListsHoldTheSameFieldsInTheSameOrder() {
         #expect(HTTPHeaders([("A", "1"), ("B", "2")]) == HTTPHeaders([("A", "1"), ("B", "2")]))
         #expect(HTTPHeaders([("A", "1"), ("B", "2")]) != HTTPHeaders([("B", "2"), ("A", "1")]))
