@@ -26,4 +26,30 @@ public enum ASCIIWord {
     static func zeroBytes(_ word: UInt64) -> UInt64 {
         (word &- ones) & ~word & highs
     }
+
+    /// Whether any byte of `bytes` satisfies `isSpecial`, read a word at a time: a word for which
+    /// `mightHold` is false is skipped whole, the last word overlaps the one before it, and text shorter
+    /// than a word is padded with `a`, which `mightHold` must pass over (as every test above does).
+    /// Only a word that might hold a special byte is looked at byte by byte.
+    @inlinable
+    public static func contains(
+        in bytes: UnsafeBufferPointer<UInt8>, mightHold: (UInt64) -> Bool, where isSpecial: (UInt8) -> Bool
+    ) -> Bool {
+        guard let base = bytes.baseAddress, !bytes.isEmpty else { return false }
+        guard bytes.count >= 8 else {
+            var word: UInt64 = 0x6161_6161_6161_6161
+            withUnsafeMutableBytes(of: &word) { $0.copyMemory(from: UnsafeRawBufferPointer(bytes)) }
+            return mightHold(word) && bytes.contains(where: isSpecial)
+        }
+        var index = 0
+        while true {
+            let start = min(index, bytes.count &- 8)
+            if mightHold(UnsafeRawPointer(base + start).loadUnaligned(as: UInt64.self)),
+               UnsafeBufferPointer(rebasing: bytes[start..<(start &+ 8)]).contains(where: isSpecial) {
+                return true
+            }
+            index = start &+ 8
+            if index == bytes.count { return false }
+        }
+    }
 }

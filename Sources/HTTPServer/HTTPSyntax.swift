@@ -46,30 +46,13 @@ enum HTTPSyntax {
     }
 
     /// `isTokenByte` for bytes 0-63 and 64-127, one bit a byte (literals, so reading them costs
-    /// nothing; `HTTPSyntaxTests` holds them to `isTokenByte`).
+    /// nothing; `HeaderListTests` holds them to `isTokenByte`).
     static let tokenBitsLow: UInt64 = 0x03FF_6CFA_0000_0000
     static let tokenBitsHigh: UInt64 = 0x57FF_FFFF_C7FF_FFFE
 
-    /// Whether `bytes` holds a control byte (`isControl`): eight bytes at a time, with a last word that
-    /// overlaps the one before it rather than a byte loop, and byte by byte only where a word might.
+    /// Whether `bytes` holds a control byte (`isControl`), eight bytes at a time.
     static func containsControl(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
-        guard let base = bytes.baseAddress else { return false }
-        guard bytes.count >= 8 else {
-            // Shorter than a word: padded with a byte that is no control.
-            var word: UInt64 = 0x6161_6161_6161_6161
-            withUnsafeMutableBytes(of: &word) { $0.copyMemory(from: UnsafeRawBufferPointer(bytes)) }
-            return ASCIIWord.mayHoldControl(word) && bytes.contains(where: isControl)
-        }
-        var index = 0
-        while true {
-            let start = min(index, bytes.count &- 8)
-            if ASCIIWord.mayHoldControl(UnsafeRawPointer(base + start).loadUnaligned(as: UInt64.self)),
-               UnsafeBufferPointer(rebasing: bytes[start..<(start &+ 8)]).contains(where: isControl) {
-                return true
-            }
-            index = start &+ 8
-            if index == bytes.count { return false }
-        }
+        ASCIIWord.contains(in: bytes, mightHold: ASCIIWord.mayHoldControl, where: isControl)
     }
 }
 

@@ -168,29 +168,12 @@ struct LogLineBuilder: ~Copyable {
         byte < 0x20 || byte == 0x22 || byte == 0x5C || byte == 0x7F
     }
 
-    /// Whether any byte needs an escape, a word of eight bytes at a time: the last word overlaps the one
-    /// before it, and text shorter than a word is padded with a byte that needs none. Only a word that
-    /// might hold a control, quote or backslash is looked at byte by byte. Paths and addresses rarely do.
+    /// Whether any byte needs an escape, eight bytes at a time: only a word that might hold a control,
+    /// quote or backslash is looked at byte by byte. Paths and addresses rarely have any.
     static func needsEscaping(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
-        guard let base = bytes.baseAddress, !bytes.isEmpty else { return false }
-        func mightNeed(_ word: UInt64) -> Bool {
+        ASCIIWord.contains(in: bytes, mightHold: { word in
             ASCIIWord.mayHoldControl(word) || ASCIIWord.mayHold(0x22, in: word) || ASCIIWord.mayHold(0x5C, in: word)
-        }
-        guard bytes.count >= 8 else {
-            var word: UInt64 = 0x6161_6161_6161_6161
-            withUnsafeMutableBytes(of: &word) { $0.copyMemory(from: UnsafeRawBufferPointer(bytes)) }
-            return mightNeed(word) && bytes.contains(where: needsEscape)
-        }
-        var index = 0
-        while true {
-            let start = min(index, bytes.count &- 8)
-            if mightNeed(UnsafeRawPointer(base + start).loadUnaligned(as: UInt64.self)),
-               UnsafeBufferPointer(rebasing: bytes[start..<(start &+ 8)]).contains(where: needsEscape) {
-                return true
-            }
-            index = start &+ 8
-            if index == bytes.count { return false }
-        }
+        }, where: needsEscape)
     }}
 
 extension LogLineBuilder {
