@@ -24,9 +24,7 @@ public struct HTTPHeaders: Sendable, Equatable, Sequence, ExpressibleByDictionar
 
     /// An empty list with room for `capacity` fields, for a caller that knows the count up front.
     public init(reservingCapacity capacity: Int) {
-        if capacity > 0 {
-            storage = HeaderFieldStorage(fieldCapacity: capacity, byteCapacity: capacity * Self.typicalFieldBytes)
-        }
+        reserveCapacity(capacity)
     }
 
     /// Room a field usually takes on the wire, for reserving.
@@ -63,20 +61,11 @@ public struct HTTPHeaders: Sendable, Equatable, Sequence, ExpressibleByDictionar
                 remove(name)
                 return
             }
-            guard let first = firstIndex(of: name), let old = storage else {
+            guard contains(name) else {
                 add(name: name, value: newValue)
                 return
             }
-            // The first field of that name takes the new value in its place; later ones go.
-            var rebuilt = HTTPHeaders(reservingCapacity: old.count)
-            for index in 0..<old.count {
-                if index == first {
-                    Self.withBytes(newValue) { rebuilt.append(name: old.name(index), value: $0) }
-                } else if !matches(index, name) {
-                    rebuilt.append(name: old.name(index), value: old.value(index))
-                }
-            }
-            self = rebuilt
+            self = without(name, firstGetting: newValue)
         }
     }
 
@@ -150,12 +139,27 @@ public struct HTTPHeaders: Sendable, Equatable, Sequence, ExpressibleByDictionar
 
     /// Removes every field named `name`.
     public mutating func remove(_ name: String) {
-        guard contains(name), let old = storage else { return }
-        var rebuilt = HTTPHeaders(reservingCapacity: old.count)
-        for index in 0..<old.count where !matches(index, name) {
-            rebuilt.append(name: old.name(index), value: old.value(index))
+        guard contains(name) else { return }
+        self = without(name, firstGetting: nil)
+    }
+
+    /// A new list without the fields named `name`, except that with a `replacement` the first of them
+    /// stays where it was, holding that value.
+    private func without(_ name: String, firstGetting replacement: String?) -> HTTPHeaders {
+        var rebuilt = HTTPHeaders(reservingCapacity: count)
+        guard let old = storage else { return rebuilt }
+        var replaced = false
+        for index in 0..<old.count {
+            guard matches(index, name) else {
+                rebuilt.append(name: old.name(index), value: old.value(index))
+                continue
+            }
+            if let replacement, !replaced {
+                Self.withBytes(replacement) { rebuilt.append(name: old.name(index), value: $0) }
+                replaced = true
+            }
         }
-        self = rebuilt
+        return rebuilt
     }
 
     /// The storage, made this list's own first when another list shares it (copy-on-write).

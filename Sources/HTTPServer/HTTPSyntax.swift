@@ -27,11 +27,6 @@ enum HTTPSyntax {
         byte > 0x20 && byte < 0x7F && byte != 0x23
     }
 
-    /// Whether `bytes` is a non-empty token.
-    static func isToken<C: Collection<UInt8>>(_ bytes: C) -> Bool {
-        !bytes.isEmpty && bytes.allSatisfy(isTokenByte)
-    }
-
     /// Whether `bytes` is a non-empty token, by a bit table: every header field written or read
     /// passes its name through this.
     static func isToken(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {

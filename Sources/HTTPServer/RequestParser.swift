@@ -128,7 +128,7 @@ struct RequestLine {
         let methodBytes = line[..<firstSpace]
         let targetBytes = line[(firstSpace + 1)..<secondSpace]
         let versionBytes = line[(secondSpace + 1)...]
-        guard HTTPSyntax.isToken(methodBytes) else { return .failure(.badRequest("malformed method")) }
+        guard HTTPSyntax.isToken(UnsafeBufferPointer(rebasing: methodBytes)) else { return .failure(.badRequest("malformed method")) }
         guard !targetBytes.isEmpty, targetBytes.allSatisfy(HTTPSyntax.isTargetByte) else {
             return .failure(.badRequest("malformed request target"))
         }
