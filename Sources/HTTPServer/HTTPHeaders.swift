@@ -98,6 +98,15 @@ public struct HTTPHeaders: Sendable, Equatable, Sequence, ExpressibleByDictionar
         }
     }
 
+    /// Appends a field whose name is written in the source and whose value is given as bytes, as
+    /// `add(_:_:)` does, for a value assembled in memory of the caller's rather than in a string.
+    public mutating func add(_ name: StaticString, bytes value: UnsafeBufferPointer<UInt8>) {
+        name.withUTF8Buffer { name in
+            assert(HTTPSyntax.isToken(name), "a header name in the source is not a token")
+            append(name: name, value: value, nameIsToken: true)
+        }
+    }
+
     /// Appends a field from raw bytes; `nameIsToken` when the caller has already checked that the name
     /// is a token.
     mutating func append(name: UnsafeBufferPointer<UInt8>, value: UnsafeBufferPointer<UInt8>, nameIsToken: Bool = false) {

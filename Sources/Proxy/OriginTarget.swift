@@ -1,36 +1,107 @@
 import HTTPServer
 
-/// Where a mount-form or embedded-form request goes: the origin URL and how to treat it. Immutable and
-/// shared by reference: a routed request hands it through planning and handlers, and each hand-off is
-/// then one reference count rather than one per field.
-final class OriginTarget: Sendable {
+/// Where a mount-form or embedded-form request goes: the origin URL and how to treat it. A value: every
+/// segment request makes one, and a class cost an allocation and a free per request for fields that are
+/// mostly the request's own path string, shared rather than copied.
+struct OriginTarget: Sendable {
     /// The mount that matched, or nil for the embedded form: the router's shared copy, so a routed
     /// request costs one reference count for it rather than one per field.
     private let routedMount: RoutedMount?
     /// The mount that matched, or nil for the embedded form.
     var mount: Mount? { routedMount?.mount }
-    /// The origin URL: `http(s)://...` with the client's query untouched, or `file://` inside a directory mount.
-    let url: String
+    /// The origin URL, kept as the parts it is made of when it is joined from a mount's base URL: a
+    /// redirect writes them straight into its Location field, and only handlers that fetch make a string.
+    let location: OriginLocation
     /// The proxy path the player asked for, percent-decoded; subtitle sets match masters against it.
     let proxyPath: String
     /// The proxy request target (raw path and query), as the player sent it.
     let proxyTarget: String
 
-    init(mount: RoutedMount?, url: String, proxyPath: String, proxyTarget: String) {
+    init(mount: RoutedMount?, location: OriginLocation, proxyPath: String, proxyTarget: String) {
         self.routedMount = mount
-        self.url = url
+        self.location = location
         self.proxyPath = proxyPath
         self.proxyTarget = proxyTarget
     }
 
+    /// The origin URL: `http(s)://...` with the client's query untouched, or `file://` inside a directory
+    /// mount. Made on each use; a handler that needs it more than once keeps it.
+    var url: String { location.string }
+
     /// For a directory mount, the confined absolute file path.
     var filePath: String? {
-        guard case .directory = routedMount?.mount.origin, url.hasPrefix("file://") else { return nil }
+        guard case .directory = routedMount?.mount.origin, case .whole(let url) = location, url.hasPrefix("file://") else { return nil }
         return FileConfinement.path(fromFileURL: url)
     }
 
     /// How non-playlist resources are answered.
     var segmentMode: Mount.SegmentMode { routedMount?.mount.segments ?? .redirect }
+}
+
+/// An origin URL, whole or as the parts of `base/rest?query` (no `?` without a query).
+enum OriginLocation: Sendable {
+    case whole(String)
+    /// A mount's base URL, the raw path after the mount's name, and the client's query.
+    case joined(base: String, rest: Substring, query: String?)
+
+    /// The URL as one string.
+    var string: String {
+        switch self {
+        case .whole(let url):
+            return url
+        case .joined:
+            // Written into one new string: appending piece by piece grows and re-checks it at each step.
+            return String(unsafeUninitializedCapacity: byteCount) { write(into: $0) }
+        }
+    }
+
+    /// Calls `body` with the URL's UTF-8 bytes; a joined URL is written into temporary memory (on the
+    /// stack when it is small), so no string is made.
+    func withBytes<R>(_ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
+        switch self {
+        case .whole(var url):
+            return url.withUTF8(body)
+        case .joined:
+            return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: byteCount) { buffer in
+                let written = write(into: buffer)
+                return body(UnsafeBufferPointer(rebasing: buffer[..<written]))
+            }
+        }
+    }
+
+    private var byteCount: Int {
+        switch self {
+        case .whole(let url):
+            return url.utf8.count
+        case .joined(let base, let rest, let query):
+            return base.utf8.count + 1 + rest.utf8.count + (query.map { $0.utf8.count + 1 } ?? 0)
+        }
+    }
+
+    /// Writes the URL at the start of `buffer`, which holds at least `byteCount` bytes; returns how many
+    /// bytes it wrote.
+    private func write(into buffer: UnsafeMutableBufferPointer<UInt8>) -> Int {
+        var written = 0
+        func put<Text: StringProtocol>(_ text: Text) {
+            let room = UnsafeMutableBufferPointer(rebasing: buffer[written...])
+            let copied = text.utf8.withContiguousStorageIfAvailable { UnsafeMutableRawBufferPointer(room).copyMemory(from: UnsafeRawBufferPointer($0)) } != nil
+                ? text.utf8.count : room.initialize(from: text.utf8).1
+            written += copied
+        }
+        switch self {
+        case .whole(let url):
+            put(url)
+        case .joined(let base, let rest, let query):
+            put(base)
+            put("/")
+            put(rest)
+            if let query {
+                put("?")
+                put(query)
+            }
+        }
+        return written
+    }
 }
 
 /// A configured mount, made once when the router is built and shared by every target routed to it.

@@ -14,7 +14,8 @@ public final class ProxyHandler: Sendable {
     let diskCache: DiskCache?
     let cors: CORSPolicy
     /// For each route (by `ProxyRoute.index`), the fields every response of it ends with: the route
-    /// field, then the CORS fields that do not depend on the request. Made once, added in one copy.
+    /// field, then the CORS fields that do not depend on the request (and for redirects, which are never
+    /// to be stored, `Cache-Control: no-store`). Made once, added in one copy.
     let routeFields: [HTTPHeaders]
     /// `Cache-Control` values for rewritten masters and synthesized subtitle playlists, made once.
     let masterCacheControl: String
@@ -43,6 +44,7 @@ public final class ProxyHandler: Sendable {
             var fields = HTTPHeaders()
             fields.add("X-HLS-Proxy-Route", route.rawValue)
             fields.append(contentsOf: cors.fixedFields)
+            if route == .redirect { fields.add("Cache-Control", "no-store") }
             return fields
         }
         self.masterCacheControl = "max-age=\(ConfigSeconds.maxAge(config.cache.masterTTL))"
@@ -165,7 +167,7 @@ public final class ProxyHandler: Sendable {
             if let setIndex = subtitleSetIndex(forPath: target.proxyPath) { return .work(.master(target, setIndex)) }
             if let path = target.filePath { return .answered(serveFile(path)) }
             switch target.segmentMode {
-            case .redirect: return .answered(redirect(to: target.url))
+            case .redirect: return .answered(redirect(to: target.location))
             case .proxy: return .work(.passThrough(target))
             }
         }
@@ -194,17 +196,13 @@ public final class ProxyHandler: Sendable {
         config.subtitleSets.firstIndex { $0.claims(path) }
     }
 
-    private func redirect(to url: String) -> RouteResponse {
+    private func redirect(to location: OriginLocation) -> RouteResponse {
         var headers = HTTPHeaders(reservingCapacity: Self.fieldCapacity)
-        headers.add("Location", url)
-        headers.append(contentsOf: Self.noStore)
+        location.withBytes { headers.add("Location", bytes: $0) }
         return RouteResponse(route: .redirect, response: HTTPResponse(status: .found, headers: headers))
     }
 
     // MARK: - Response helpers
-
-    /// `Cache-Control: no-store`, made once: every redirect carries it.
-    private static let noStore: HTTPHeaders = ["Cache-Control": "no-store"]
 
     /// Room for a handler's own fields plus those `finish` adds (route, CORS, Accept-Ranges,
     /// Content-Range), so the list is allocated once per response and never grows.

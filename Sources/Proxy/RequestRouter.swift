@@ -74,7 +74,8 @@ struct RequestRouter: Sendable {
         let utf8 = path.utf8
         let firstStart = utf8.index(utf8.startIndex, offsetBy: segment.start)
         let firstEnd = utf8.index(firstStart, offsetBy: segment.length)
-        let first = path[firstStart..<firstEnd]
+        // The first segment as text is needed only by the forms that are not a mount named plainly.
+        var first: Substring { path[firstStart..<firstEnd] }
         let rest: Substring? = segment.hasRest ? path[utf8.index(after: firstEnd)...] : nil
         guard segment.length > 0 else {
             throw .notFound("no mount given: use /{mount}/{path} or /{http|https}/{host}/{path}")
@@ -122,34 +123,12 @@ struct RequestRouter: Sendable {
         switch mount.origin {
         case .http(let baseURL):
             try Self.refuseDotDotSegments(rawRest)
-            let url = Self.joined(baseURL, rawRest, query: query)
-            return OriginTarget(mount: routed, url: url, proxyPath: decodedPath, proxyTarget: proxyTarget)
+            return OriginTarget(mount: routed, location: .joined(base: baseURL, rest: rawRest, query: query),
+                                proxyPath: decodedPath, proxyTarget: proxyTarget)
         case .directory(let root):
             let path = try FileConfinement.confinedPath(root: root, rawRelativePath: String(rawRest))
-            return OriginTarget(mount: routed, url: FileConfinement.fileURL(path: path), proxyPath: decodedPath, proxyTarget: proxyTarget)
-        }
-    }
-
-    /// `base/rest?query` (no `?` without a query), written into one new string: every redirect builds
-    /// one, and appending piece by piece grows and re-checks the string at each step.
-    static func joined(_ base: String, _ rest: Substring, query: String?) -> String {
-        let count = base.utf8.count + 1 + rest.utf8.count + (query.map { $0.utf8.count + 1 } ?? 0)
-        return String(unsafeUninitializedCapacity: count) { buffer in
-            var written = 0
-            func put<Text: StringProtocol>(_ text: Text) {
-                let room = UnsafeMutableBufferPointer(rebasing: buffer[written...])
-                let copied = text.utf8.withContiguousStorageIfAvailable { UnsafeMutableRawBufferPointer(room).copyMemory(from: UnsafeRawBufferPointer($0)) } != nil
-                    ? text.utf8.count : room.initialize(from: text.utf8).1
-                written += copied
-            }
-            put(base)
-            put("/")
-            put(rest)
-            if let query {
-                put("?")
-                put(query)
-            }
-            return written
+            return OriginTarget(mount: routed, location: .whole(FileConfinement.fileURL(path: path)),
+                                proxyPath: decodedPath, proxyTarget: proxyTarget)
         }
     }
 
@@ -196,7 +175,7 @@ struct RequestRouter: Sendable {
         let url = "\(scheme)://\(authority.lowercased())/\(rawRest)\(suffix)"
         let decodedPath = "/\(scheme)/\(authority.lowercased())/" + (try PathDecoding.decodePath(rawRest))
         let proxyTarget = "/\(scheme)/\(authority)/\(rawRest)\(suffix)"
-        return OriginTarget(mount: nil, url: url, proxyPath: decodedPath, proxyTarget: proxyTarget)
+        return OriginTarget(mount: nil, location: .whole(url), proxyPath: decodedPath, proxyTarget: proxyTarget)
     }
 }
 

@@ -41,11 +41,26 @@ import Testing
     }
 
     @Test func originURLsAreJoinedExactly() {
-        #expect(RequestRouter.joined("http://h/vod", "a/b.ts", query: nil) == "http://h/vod/a/b.ts")
-        #expect(RequestRouter.joined("http://h/vod", "a/b.ts", query: "") == "http://h/vod/a/b.ts?")
-        #expect(RequestRouter.joined("http://h", "", query: "x=1&y=%20") == "http://h/?x=1&y=%20")
-        let long = String(repeating: "seg/", count: 300)
-        #expect(RequestRouter.joined("https://ünï.example/p", long.dropLast(), query: "q") == "https://ünï.example/p/" + long.dropLast() + "?q")
+        func joined(_ base: String, _ rest: Substring, query: String?) -> (string: String, bytes: [UInt8]) {
+            let location = OriginLocation.joined(base: base, rest: rest, query: query)
+            return (location.string, location.withBytes { Array($0) })
+        }
+        let cases: [(String, Substring, String?, String)] = [
+            ("http://h/vod", "a/b.ts", nil, "http://h/vod/a/b.ts"),
+            ("http://h/vod", "a/b.ts", "", "http://h/vod/a/b.ts?"),
+            ("http://h", "", "x=1&y=%20", "http://h/?x=1&y=%20"),
+            // Longer than any stack loan, and with a non-ASCII host.
+            ("https://ünï.example/p", String(repeating: "seg/", count: 300).dropLast(), "q",
+             "https://ünï.example/p/" + String(repeating: "seg/", count: 300).dropLast() + "?q"),
+        ]
+        for (base, rest, query, expected) in cases {
+            let made = joined(base, rest, query: query)
+            #expect(made.string == expected)
+            #expect(made.bytes == Array(expected.utf8))
+        }
+        let whole = OriginLocation.whole("file:///srv/a b.ts")
+        #expect(whole.string == "file:///srv/a b.ts")
+        #expect(whole.withBytes { Array($0) } == Array("file:///srv/a b.ts".utf8))
     }
 
     @Test func anEscapedMountNameStillNamesTheMountAndThePathIsDecoded() throws {
