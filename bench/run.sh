@@ -130,23 +130,25 @@ NGINX_WORKER=$(pgrep -P "${PIDS[-1]}" | head -1)
 curl -sf "http://127.0.0.1:$PROXY_PORT/sample/master.m3u8" > "$WORK/www/master-rewritten.m3u8"
 grep -q 'TYPE=SUBTITLES' "$WORK/www/master-rewritten.m3u8" || { echo "the proxy's master has no subtitles" >&2; exit 1; }
 
-# One wrk run; prints "req/s p50_us p99_us errors server_us client_pct": the last two are the server's CPU
-# time per request (user + system, from /proc/PID/stat; "-" without a PID) and wrk's own CPU use in
-# percent of one core, which tells a run the client limited (wrk near 100 %) from one the server did.
+# One wrk run; prints "req/s p50_us p99_us errors server_us client_pct user_us": the server's CPU time
+# per request (user + system, from /proc/PID/stat; "-" without a PID), wrk's own CPU use in percent of
+# one core, which tells a run the client limited (wrk near 100 %) from one the server did, and the
+# user-space part of the server's time (the rest is the kernel's: sockets, epoll, TCP on loopback).
 TICK_US=$((1000000 / $(getconf CLK_TCK)))
-cpu_ticks() { awk '{ print $14 + $15 }' "/proc/$1/stat"; }
+cpu_ticks() { awk '{ print $14 + $15, $14 }' "/proc/$1/stat"; }
 wrk_run() { # URL CONNECTIONS [SERVER_PID]
-    local out before after times server=- client
-    [ -n "${3:-}" ] && before=$(cpu_ticks "$3")
+    local out before=() after=() times server=- user=- client
+    [ -n "${3:-}" ] && read -r -a before <<< "$(cpu_ticks "$3")"
     times=$( { TIMEFORMAT="%U %S"; time wrk -t1 -c"$2" -d"${DURATION}s" --timeout 5s -s "$BENCH/report.lua" "$1" > "$WORK/wrk.out" 2>&1; } 2>&1 )
-    [ -n "${3:-}" ] && after=$(cpu_ticks "$3")
+    [ -n "${3:-}" ] && read -r -a after <<< "$(cpu_ticks "$3")"
     out=$(grep '^RESULT' "$WORK/wrk.out")
     read -r -a r <<< "${out#RESULT }"
     if [ -n "${3:-}" ] && [ "${r[4]}" -gt 0 ]; then
-        server=$(awk -v t=$((after - before)) -v us="$TICK_US" -v n="${r[4]}" 'BEGIN { printf "%.2f", t * us / n }')
+        server=$(awk -v t=$((after[0] - before[0])) -v us="$TICK_US" -v n="${r[4]}" 'BEGIN { printf "%.2f", t * us / n }')
+        user=$(awk -v t=$((after[1] - before[1])) -v us="$TICK_US" -v n="${r[4]}" 'BEGIN { printf "%.2f", t * us / n }')
     fi
     client=$(awk -v u="${times% *}" -v s="${times#* }" -v d="$DURATION" 'BEGIN { printf "%.0f", (u + s) * 100 / d }')
-    echo "${r[0]} ${r[1]} ${r[2]} ${r[3]} $server $client"
+    echo "${r[0]} ${r[1]} ${r[2]} ${r[3]} $server $client $user"
 }
 
 median() { printf '%s\n' "$@" | sort -g | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
@@ -154,29 +156,39 @@ ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf (b > 0 ? "%.2f" : "n/a"), a / 
 row() { ROWS+=("$(printf '| %s | %s | %s | %s | %s |' "$@")"); }
 
 # Alternating pairs; sets A_RPS/B_RPS/A_P50/... arrays of the samples (A_CPU/B_CPU: server µs of CPU
-# per request, when the PIDs are given; A_CLIENT/B_CLIENT: wrk's CPU %).
+# per request, when the PIDs are given, A_USER/B_USER its user-space part; A_CLIENT/B_CLIENT: wrk's CPU %).
 pair() { # URL_A URL_B CONNECTIONS [PID_A PID_B]
-    A_RPS=(); B_RPS=(); A_P50=(); B_P50=(); A_P99=(); B_P99=(); A_CPU=(); B_CPU=(); A_CLIENT=(); B_CLIENT=()
+    A_RPS=(); B_RPS=(); A_P50=(); B_P50=(); A_P99=(); B_P99=(); A_CPU=(); B_CPU=(); A_CLIENT=(); B_CLIENT=(); A_USER=(); B_USER=()
     local a b
     for _ in $(seq 1 "$ROUNDS"); do
         read -r -a a <<< "$(wrk_run "$1" "$3" "${4:-}")"
         read -r -a b <<< "$(wrk_run "$2" "$3" "${5:-}")"
         [ "${a[3]}" = 0 ] && [ "${b[3]}" = 0 ] || log "errors in a run: proxy ${a[3]}, nginx ${b[3]}"
-        A_RPS+=("${a[0]}"); A_P50+=("${a[1]}"); A_P99+=("${a[2]}"); A_CPU+=("${a[4]}"); A_CLIENT+=("${a[5]}")
-        B_RPS+=("${b[0]}"); B_P50+=("${b[1]}"); B_P99+=("${b[2]}"); B_CPU+=("${b[4]}"); B_CLIENT+=("${b[5]}")
+        A_RPS+=("${a[0]}"); A_P50+=("${a[1]}"); A_P99+=("${a[2]}"); A_CPU+=("${a[4]}"); A_CLIENT+=("${a[5]}"); A_USER+=("${a[6]}")
+        B_RPS+=("${b[0]}"); B_P50+=("${b[1]}"); B_P99+=("${b[2]}"); B_CPU+=("${b[4]}"); B_CLIENT+=("${b[5]}"); B_USER+=("${b[6]}")
     done
     log "  proxy ${A_RPS[*]} req/s; nginx ${B_RPS[*]} req/s"
     [ -n "${4:-}" ] && log "  server CPU µs/request: proxy ${A_CPU[*]}; nginx ${B_CPU[*]}; wrk CPU %: ${A_CLIENT[*]} / ${B_CLIENT[*]}"
+    [ -n "${4:-}" ] && log "  of which user space: proxy ${A_USER[*]}; nginx ${B_USER[*]}"
     return 0
 }
 
 # Rows for a pair run with PIDs: requests per second of the server's own CPU time (higher is better, so
-# the ratio reads like the req/s one), and how busy wrk was on each side.
+# the ratio reads like the req/s one), that time per request split into user space and kernel, and how
+# busy wrk was on each side.
 cpu_rows() { # LABEL GOAL
-    local pc nc
+    local pc nc pu nu
     pc=$(median "${A_CPU[@]}"); nc=$(median "${B_CPU[@]}")
     row "$1 requests per server CPU-second" "$(awk -v u="$pc" 'BEGIN { printf "%.0f", 1e6 / u }')" \
         "$(awk -v u="$nc" 'BEGIN { printf "%.0f", 1e6 / u }')" "$(ratio "$nc" "$pc")" "$2"
+    pu=$(median "${A_USER[@]}"); nu=$(median "${B_USER[@]}")
+    row "$1 server µs/request in user space" "$pu" "$nu" "$(ratio "$pu" "$nu")" "(reported)"
+    local pk=() nk=() i
+    for i in "${!A_CPU[@]}"; do
+        pk+=("$(awk -v a="${A_CPU[$i]}" -v b="${A_USER[$i]}" 'BEGIN { printf "%.2f", a - b }')")
+        nk+=("$(awk -v a="${B_CPU[$i]}" -v b="${B_USER[$i]}" 'BEGIN { printf "%.2f", a - b }')")
+    done
+    row "$1 server µs/request in the kernel" "$(median "${pk[@]}")" "$(median "${nk[@]}")" "" "(reported)"
     row "$1 wrk CPU %" "$(median "${A_CLIENT[@]}")" "$(median "${B_CLIENT[@]}")" "" "(100 % = client-bound)"
 }
 
