@@ -56,12 +56,6 @@ final class Connection {
     /// Counted in `openConnections` and against the cap (a lingering or over-cap connection is not).
     var isServing = true
 
-    // Intrusive timer list links (descriptors, -1 for none): O(1) insert, remove and expiry.
-    var timer = TimerKind.none
-    var deadline: Int64 = 0
-    var timerPrevious: Int32 = -1
-    var timerNext: Int32 = -1
-
     init(socket: Socket, id: UInt32, remoteAddress: String) {
         self.socket = socket
         self.id = id
@@ -79,4 +73,7 @@ enum TimerKind: Int {
     case idle = 1
     case write = 2
     case linger = 3
+
+    /// Every kind but `.none`, by raw value.
+    static let armable: [TimerKind] = [.header, .idle, .write, .linger]
 }

@@ -29,6 +29,8 @@ extension EventLoop {
     /// Parses what was kept from earlier reads (pipelined requests) now that the connection is free.
     func processBuffered(_ connection: Connection) {
         connection.inputAwaitsParsing = false
+        // Usually nothing was kept: the request came alone, the way players send them.
+        guard !connection.input.isEmpty else { return }
         let input = connection.input
         connection.input = []
         let used = input.withUnsafeBufferPointer { advance(connection, $0) }

@@ -1,57 +1,116 @@
-/// The head and tail descriptors of one deadline list.
-struct TimerList {
-    var head: Int32 = -1
-    var tail: Int32 = -1
+/// The deadlines of one loop's connections, by descriptor: which kind each connection waits on, until
+/// when, and its place in that kind's list. Plain integers in one block, apart from the connections, so
+/// arming and disarming (twice per request) touch no object and take no reference.
+///
+/// Each timer kind has one fixed duration, so appending at the tail keeps its list sorted by deadline:
+/// arming, disarming and expiry are O(1) per connection and a sweep touches only what expires.
+struct DeadlineLists: ~Copyable {
+    private struct Link {
+        var kind = TimerKind.none
+        var deadline: Int64 = 0
+        var previous: Int32 = -1
+        var next: Int32 = -1
+    }
+
+    private struct Ends {
+        var head: Int32 = -1
+        var tail: Int32 = -1
+    }
+
+    /// One link per descriptor below `capacity`; grown when a larger descriptor is armed.
+    private var links: UnsafeMutablePointer<Link>
+    private var capacity: Int
+    /// Head and tail of each kind's list, by `TimerKind.rawValue`.
+    private let ends: UnsafeMutablePointer<Ends>
+
+    init() {
+        capacity = 64
+        links = .allocate(capacity: capacity)
+        links.initialize(repeating: Link(), count: capacity)
+        ends = .allocate(capacity: TimerKind.armable.count)
+        ends.initialize(repeating: Ends(), count: TimerKind.armable.count)
+    }
+
+    deinit {
+        links.deallocate()
+        ends.deallocate()
+    }
+
+    /// What `fd` waits on, `.none` when nothing is armed for it.
+    func kind(of fd: Int32) -> TimerKind {
+        fd >= 0 && Int(fd) < capacity ? links[Int(fd)].kind : .none
+    }
+
+    /// The first connection of `kind`'s list, the one whose deadline comes first, and that deadline.
+    func first(_ kind: TimerKind) -> (fd: Int32, deadline: Int64)? {
+        guard kind != .none else { return nil }
+        let head = ends[kind.rawValue].head
+        guard head >= 0 else { return nil }
+        return (head, links[Int(head)].deadline)
+    }
+
+    /// Arms `kind` for `fd` until `deadline`, first disarming whatever it had. The deadline must be the
+    /// latest of its kind so far (now plus the kind's fixed duration), which keeps the list sorted.
+    mutating func arm(_ fd: Int32, _ kind: TimerKind, until deadline: Int64) {
+        guard fd >= 0, kind != .none else { return }
+        disarm(fd)
+        if Int(fd) >= capacity { grow(toHold: Int(fd)) }
+        let tail = ends[kind.rawValue].tail
+        links[Int(fd)] = Link(kind: kind, deadline: deadline, previous: tail, next: -1)
+        if tail >= 0 { links[Int(tail)].next = fd } else { ends[kind.rawValue].head = fd }
+        ends[kind.rawValue].tail = fd
+    }
+
+    /// Disarms whatever `fd` has armed. Descriptors in a list are always below `capacity`: they were
+    /// armed, and the block only grows.
+    mutating func disarm(_ fd: Int32) {
+        guard fd >= 0, Int(fd) < capacity else { return }
+        let link = links[Int(fd)]
+        guard link.kind != .none else { return }
+        if link.previous >= 0 { links[Int(link.previous)].next = link.next } else { ends[link.kind.rawValue].head = link.next }
+        if link.next >= 0 { links[Int(link.next)].previous = link.previous } else { ends[link.kind.rawValue].tail = link.previous }
+        links[Int(fd)] = Link()
+    }
+
+    private mutating func grow(toHold fd: Int) {
+        let larger = max(capacity * 2, fd + 64)
+        let moved = UnsafeMutablePointer<Link>.allocate(capacity: larger)
+        moved.moveInitialize(from: links, count: capacity)
+        (moved + capacity).initialize(repeating: Link(), count: larger - capacity)
+        links.deallocate()
+        (links, capacity) = (moved, larger)
+    }
 }
 
-// Each timer kind has one fixed duration, so appending at the tail keeps its list sorted by deadline:
-// arming, disarming and expiry are O(1) per connection and a sweep touches only what expires.
 extension EventLoop {
     /// Arms `kind` for `connection`, unless that kind is already armed (a header deadline does not move
     /// as more bytes of the same head arrive; an idle deadline does not move on stray empty lines).
     func arm(_ connection: Connection, _ kind: TimerKind) {
-        if connection.timer == kind { return }
+        if deadlines.kind(of: connection.socket.fd) == kind { return }
         rearm(connection, kind)
     }
 
     /// Arms `kind` afresh from now (a write that made progress).
     func rearm(_ connection: Connection, _ kind: TimerKind) {
-        disarm(connection)
-        guard kind != .none else { return }
-        connection.timer = kind
-        connection.deadline = now &+ timerDurations[kind.rawValue]
-        let fd = connection.socket.fd
-        let tail = timers[kind.rawValue].tail
-        connection.timerPrevious = tail
-        connection.timerNext = -1
-        if let previous = connectionAt(tail) { previous.timerNext = fd } else { timers[kind.rawValue].head = fd }
-        timers[kind.rawValue].tail = fd
+        guard kind != .none else {
+            disarm(connection)
+            return
+        }
+        deadlines.arm(connection.socket.fd, kind, until: now &+ timerDurations[kind.rawValue])
     }
 
     /// Removes whatever timer `connection` has armed.
     func disarm(_ connection: Connection) {
-        let kind = connection.timer
-        guard kind != .none else { return }
-        if let previous = connectionAt(connection.timerPrevious) {
-            previous.timerNext = connection.timerNext
-        } else {
-            timers[kind.rawValue].head = connection.timerNext
-        }
-        if let next = connectionAt(connection.timerNext) {
-            next.timerPrevious = connection.timerPrevious
-        } else {
-            timers[kind.rawValue].tail = connection.timerPrevious
-        }
-        connection.timer = .none
-        connection.timerPrevious = -1
-        connection.timerNext = -1
+        deadlines.disarm(connection.socket.fd)
     }
 
     /// Acts on every deadline that has passed.
     func expireTimers() {
-        for kind in [TimerKind.header, .idle, .write, .linger] {
-            while let connection = connectionAt(timers[kind.rawValue].head), connection.deadline <= now {
-                disarm(connection)
+        for kind in TimerKind.armable {
+            while let (fd, deadline) = deadlines.first(kind), deadline <= now {
+                deadlines.disarm(fd)
+                // A closed connection disarms its timer, so an armed descriptor has its connection.
+                guard Int(fd) < connections.count, let connection = connections[Int(fd)] else { continue }
                 switch kind {
                 case .header:
                     // RFC 9110 §15.5.9: 408 says the server gave up waiting and closes.
@@ -68,15 +127,10 @@ extension EventLoop {
     func nextTimeout() -> Int32 {
         if !resumable.isEmpty { return 0 }
         var wait: Int64 = acceptPaused ? 250 : 1000
-        for list in timers {
-            if let connection = connectionAt(list.head) { wait = min(wait, connection.deadline &- now) }
+        for kind in TimerKind.armable {
+            if let (_, deadline) = deadlines.first(kind) { wait = min(wait, deadline &- now) }
         }
         if let stopDeadline { wait = min(wait, stopDeadline &- now) }
         return Int32(clamping: max(0, wait))
-    }
-
-    private func connectionAt(_ fd: Int32) -> Connection? {
-        guard fd >= 0, Int(fd) < connections.count else { return nil }
-        return connections[Int(fd)]
     }
 }

@@ -24,8 +24,10 @@ final class EventLoop: @unchecked Sendable {
     let epollFD: Int32
 
     var listener: Socket?
+    // The runtime's exclusivity checks are left out of the properties every request touches: only the
+    // loop thread uses them, and the checks cost more than the accesses they guard.
     /// Connections indexed by descriptor.
-    var connections: [Connection?] = []
+    @exclusivity(unchecked) var connections: [Connection?] = []
     var totalCount = 0
     var serving = 0
     var nextID: UInt32 = 0
@@ -33,17 +35,18 @@ final class EventLoop: @unchecked Sendable {
     let readBuffer = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: 64 * 1024)
     /// The one buffer response heads are written into; a connection copies out only what a short
     /// write left unsent. Grown when a head does not fit.
-    var headBuffer = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: 4096)
+    @exclusivity(unchecked) var headBuffer = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: 4096)
     /// The header list of the last request answered at once, kept for the next request's fields: its
     /// memory is used again instead of allocated and freed per request. (A request handed to an async
     /// handler takes its list along, and the next one starts a new list.)
     var spareRequestHeaders = HTTPHeaders()
     /// Tokens of connections that used up their turn with work left; served again after the next wait.
-    var resumable: [UInt64] = []
-    var timers = [TimerList](repeating: TimerList(), count: 4)
+    @exclusivity(unchecked) var resumable: [UInt64] = []
+    /// Each connection's deadline.
+    @exclusivity(unchecked) var deadlines = DeadlineLists()
     var timerDurations: [Int64]
     var now: Int64 = 0
-    var date = HTTPDate()
+    @exclusivity(unchecked) var date = HTTPDate()
     /// Set once a stop is requested: when the loop ends at the latest.
     var stopDeadline: Int64?
     /// A descriptor held in reserve so EMFILE can still accept-and-refuse instead of spinning.
