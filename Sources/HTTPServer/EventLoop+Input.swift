@@ -89,20 +89,23 @@ extension EventLoop {
                 case .complete(let length):
                     let spare = spareRequestHeaders
                     spareRequestHeaders = HTTPHeaders()
-                    let parsed = RequestParser.parse(UnsafeBufferPointer(rebasing: head[0..<length]), limits: limits, reusing: consume spare)
                     offset += length
                     connection.scanner = HeadScanner()
-                    // Consumed, so the head moves into the handler's request rather than being copied.
-                    switch consume parsed {
-                    case .failure(let error):
+                    // Returned, not wrapped in a Result: the head then moves into the handler's request
+                    // (a Result payload was copied, retaining every string in the request once more).
+                    let requestHead: RequestHead
+                    do {
+                        requestHead = try RequestParser.parse(UnsafeBufferPointer(rebasing: head[0..<length]), limits: limits, reusing: consume spare)
+                    } catch {
                         respondWithError(connection, error)
                         return bytes.count
-                    case .success(let requestHead) where requestHead.contentLength > 0:
+                    }
+                    if requestHead.contentLength > 0 {
                         connection.pendingHead = requestHead
                         connection.bodyRemaining = requestHead.contentLength
                         connection.state = .readingBody
                         rearm(connection, .header)
-                    case .success(let requestHead):
+                    } else {
                         startHandler(connection, consume requestHead, body: [])
                         return offset
                     }

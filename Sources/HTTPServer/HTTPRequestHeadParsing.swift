@@ -22,11 +22,11 @@ public enum HTTPRequestHeadParsing {
             case .failed(let error):
                 return .refused(error.status)
             case .complete(let length):
-                switch RequestParser.parse(UnsafeBufferPointer(rebasing: buffer[0..<length]), limits: limits) {
-                case .failure(let error):
-                    return .refused(error.status)
-                case .success(let head):
+                do throws(RequestError) {
+                    let head = try RequestParser.parse(UnsafeBufferPointer(rebasing: buffer[0..<length]), limits: limits)
                     return .request(head.request, length: length, contentLength: head.contentLength, keepAlive: head.keepAlive)
+                } catch {
+                    return .refused(error.status)
                 }
             }
         }

@@ -16,13 +16,13 @@ enum RequestParser {
 
     /// Parses the head bytes, including the final empty line. The fields go into `spare`, emptied
     /// first: a list the loop kept from an earlier request, whose memory is then used again.
-    static func parse(_ head: Bytes, limits: RequestLimits, reusing spare: consuming HTTPHeaders = HTTPHeaders()) -> Result<RequestHead, RequestError> {
+    static func parse(_ head: Bytes, limits: RequestLimits, reusing spare: consuming HTTPHeaders = HTTPHeaders()) throws(RequestError) -> RequestHead {
         // RFC 9112 §2.2: a bare CR (one not ending a line) must be rejected (or replaced; we reject).
         // Checked over the whole head first, so it is reported whatever else is wrong.
         var lineCount = 0
         var next = 0
         while let index = find(0x0D, in: head, from: next) {
-            if index + 1 == head.count || head[index + 1] != 0x0A { return .failure(.badRequest("bare CR in request head")) }
+            if index + 1 == head.count || head[index + 1] != 0x0A { throw .badRequest("bare CR in request head") }
             lineCount += 1
             next = index + 2
         }
@@ -43,7 +43,7 @@ enum RequestParser {
             if start == nil {
                 switch RequestLine.parse(line) {
                 case .success(let parsed): start = parsed
-                case .failure(let error): return .failure(error)
+                case .failure(let error): throw error
                 }
                 continue
             }
@@ -53,11 +53,11 @@ enum RequestParser {
             }
             switch fields.add(line, to: &headers) {
             case .success: continue
-            case .failure(let error): return .failure(error)
+            case .failure(let error): throw error
             }
         }
-        guard let start, complete else { return .failure(.badRequest("incomplete request head")) }
-        return finish(start, headers: consume headers, fields: fields, limits: limits)
+        guard let start, complete else { throw .badRequest("incomplete request head") }
+        return try finish(start, headers: consume headers, fields: fields, limits: limits)
     }
 
     /// The first index of `byte` at or after `start`, found with memchr (a head is mostly long runs
@@ -71,17 +71,17 @@ enum RequestParser {
     /// The checks that need the whole head, in order: framing, method, size, target.
     private static func finish(
         _ start: consuming RequestLine, headers: consuming HTTPHeaders, fields: HeaderFieldsSummary, limits: RequestLimits
-    ) -> Result<RequestHead, RequestError> {
+    ) throws(RequestError) -> RequestHead {
         // RFC 9112 §3.2: a 1.1 request without exactly one Host, or with several, gets 400.
-        if fields.hostCount > 1 { return .failure(.badRequest("more than one Host header")) }
-        if start.version == .http1_1, fields.hostCount == 0 { return .failure(.badRequest("missing Host header")) }
+        if fields.hostCount > 1 { throw .badRequest("more than one Host header") }
+        if start.version == .http1_1, fields.hostCount == 0 { throw .badRequest("missing Host header") }
         // RFC 9112 §6.1: Content-Length with Transfer-Encoding is a smuggling vector; reject outright.
         if fields.hasTransferEncoding, fields.contentLength != nil {
-            return .failure(.badRequest("both Content-Length and Transfer-Encoding"))
+            throw .badRequest("both Content-Length and Transfer-Encoding")
         }
         // RFC 9112 §6.1: Transfer-Encoding in an HTTP/1.0 request means the framing is faulty.
         if fields.hasTransferEncoding, start.version == .http1_0 {
-            return .failure(.badRequest("Transfer-Encoding in an HTTP/1.0 request"))
+            throw .badRequest("Transfer-Encoding in an HTTP/1.0 request")
         }
         switch start.method {
         case .get, .head, .options:
@@ -89,29 +89,29 @@ enum RequestParser {
         case .post, .put, .delete, .patch, .connect, .trace:
             var error = RequestError(status: .methodNotAllowed, reason: "method not allowed")
             error.headers.add("Allow", "GET, HEAD, OPTIONS")
-            return .failure(error)
+            throw error
         default:
-            return .failure(RequestError(status: .notImplemented, reason: "method not implemented"))
+            throw RequestError(status: .notImplemented, reason: "method not implemented")
         }
         let contentLength = fields.contentLength ?? 0
         if contentLength > limits.maxBodyBytes {
-            return .failure(RequestError(status: .payloadTooLarge, reason: "request body too large"))
+            throw RequestError(status: .payloadTooLarge, reason: "request body too large")
         }
         // RFC 9112 §6.1: a transfer coding we do not implement gets 501; chunked request bodies are not supported.
         if fields.hasTransferEncoding {
-            return .failure(RequestError(status: .notImplemented, reason: "Transfer-Encoding not supported"))
+            throw RequestError(status: .notImplemented, reason: "Transfer-Encoding not supported")
         }
         let target: RequestTarget
         switch RequestTarget.parse(start.target, method: start.method) {
         case .success(let parsed): target = parsed
-        case .failure(let error): return .failure(error)
+        case .failure(let error): throw error
         }
         let keepAlive = fields.connection.persist(start.version)
-        return .success(RequestHead(
+        return RequestHead(
             request: HTTPRequest(
                 method: start.method, target: start.target, path: target.path, rawPath: target.rawPath,
                 query: target.query, version: start.version, headers: headers),
-            contentLength: contentLength, keepAlive: keepAlive))
+            contentLength: contentLength, keepAlive: keepAlive)
     }
 }
 
