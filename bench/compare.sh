@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Two builds of the proxy against each other on the redirect path: both run at once on two ports, and
 # wrk runs alternate between them (A, B, A, B, ...). Prints each pair's req/s and the server's CPU time
-# per request (user + system, from /proc/PID/stat), then the medians.
+# per request (user + system, from /proc/PID/stat, and the user-space part of it), then the medians.
 #
 #   bench/compare.sh OLD_BINARY NEW_BINARY        # 5 pairs of 5 s runs
 #   ROUNDS=7 LOGS=on bench/compare.sh A B         # access logs on in both (to files on tmpfs when there is one)
@@ -53,23 +53,25 @@ start "$B" "$PORT_B" b
 PID_B=${PIDS[-1]}
 
 TICK_US=$((1000000 / $(getconf CLK_TCK)))
-cpu_ticks() { awk '{ print $14 + $15 }' "/proc/$1/stat"; }
-run() { # PORT PID -> "req/s µs_per_request"
+cpu_ticks() { awk '{ print $14 + $15, $14 }' "/proc/$1/stat"; }
+run() { # PORT PID -> "req/s µs_per_request user_µs_per_request"
     local before after out
-    before=$(cpu_ticks "$2")
+    read -r -a before <<< "$(cpu_ticks "$2")"
     out=$(wrk -t1 -c64 -d"${DURATION}s" -s "$ROOT/bench/report.lua" "http://127.0.0.1:$1/sample/v0/seg000.ts" | grep '^RESULT')
-    after=$(cpu_ticks "$2")
+    read -r -a after <<< "$(cpu_ticks "$2")"
     read -r -a r <<< "${out#RESULT }"
-    awk -v rps="${r[0]}" -v t=$((after - before)) -v us="$TICK_US" -v n="${r[4]}" 'BEGIN { printf "%s %.2f", rps, t * us / n }'
+    awk -v rps="${r[0]}" -v t=$((after[0] - before[0])) -v u=$((after[1] - before[1])) -v us="$TICK_US" -v n="${r[4]}" \
+        'BEGIN { printf "%s %.2f %.2f", rps, t * us / n, u * us / n }'
 }
 median() { printf '%s\n' "$@" | sort -g | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
 
-RA=(); CA=(); RB=(); CB=()
+RA=(); CA=(); UA=(); RB=(); CB=(); UB=()
 for i in $(seq 1 "$ROUNDS"); do
-    read -r ra ca <<< "$(run "$PORT_A" "$PID_A")"
-    read -r rb cb <<< "$(run "$PORT_B" "$PID_B")"
-    echo "pair $i: A $ra req/s, $ca µs/request; B $rb req/s, $cb µs/request"
-    RA+=("$ra"); CA+=("$ca"); RB+=("$rb"); CB+=("$cb")
+    read -r ra ca ua <<< "$(run "$PORT_A" "$PID_A")"
+    read -r rb cb ub <<< "$(run "$PORT_B" "$PID_B")"
+    echo "pair $i: A $ra req/s, $ca µs/request ($ua in user space); B $rb req/s, $cb µs/request ($ub in user space)"
+    RA+=("$ra"); CA+=("$ca"); UA+=("$ua"); RB+=("$rb"); CB+=("$cb"); UB+=("$ub")
 done
 ma=$(median "${RA[@]}"); mb=$(median "${RB[@]}")
-echo "median: A $ma req/s, $(median "${CA[@]}") µs/request; B $mb req/s, $(median "${CB[@]}") µs/request; B/A $(awk -v a="$ma" -v b="$mb" 'BEGIN { printf "%.2f", b / a }')"
+echo "median: A $ma req/s, $(median "${CA[@]}") µs/request ($(median "${UA[@]}") in user space);" \
+    "B $mb req/s, $(median "${CB[@]}") µs/request ($(median "${UB[@]}") in user space); B/A $(awk -v a="$ma" -v b="$mb" 'BEGIN { printf "%.2f", b / a }')"
