@@ -37,6 +37,8 @@ struct RequestRouter: Sendable {
         var hasRest: Bool
         /// Whether the path contains "%" anywhere.
         var hasEscapes: Bool
+        /// Whether the path contains ".." anywhere; with `hasEscapes` false, no segment can be `..`.
+        var hasDotDot: Bool
     }
 
     /// Reads the first segment from raw bytes: every request passes here, so nothing is allocated and
@@ -45,7 +47,13 @@ struct RequestRouter: Sendable {
         let start = bytes.first == UInt8(ascii: "/") ? 1 : 0
         var end = start
         while end < bytes.count, bytes[end] != UInt8(ascii: "/") { end += 1 }
-        let hasEscapes = bytes.contains(UInt8(ascii: "%"))
+        // One pass for both: no "%" and no ".." means no segment can climb out of a mount.
+        var hasEscapes = false, hasDotDot = false, previousWasDot = false
+        for byte in bytes {
+            if byte == UInt8(ascii: "%") { hasEscapes = true }
+            if byte == UInt8(ascii: ".") && previousWasDot { hasDotDot = true }
+            previousWasDot = byte == UInt8(ascii: ".")
+        }
         let name = UnsafeBufferPointer(rebasing: bytes[start..<end])
         let hasRest = end < bytes.count
         var kind = FirstSegment.Kind.other
@@ -62,7 +70,7 @@ struct RequestRouter: Sendable {
         } else if name.hasSameBytes(as: "http") || name.hasSameBytes(as: "https") {
             kind = .embedded
         }
-        return FirstSegment(kind: kind, start: start, length: end - start, hasRest: hasRest, hasEscapes: hasEscapes)
+        return FirstSegment(kind: kind, start: start, length: end - start, hasRest: hasRest, hasEscapes: hasEscapes, hasDotDot: hasDotDot)
     }
 
     /// Routes a request target given as raw (still percent-encoded) path and query.
@@ -104,13 +112,17 @@ struct RequestRouter: Sendable {
         }
         // The raw path is `/{mount}/{rest}` as sent; without escapes it is also the decoded path.
         let unescaped = !segment.hasEscapes && segment.start == 1 && rest != nil
-        return .origin(try mountTarget(mount, rawRest: rest ?? "", query: query, rawPath: unescaped ? path : nil))
+        return .origin(try mountTarget(mount, rawRest: rest ?? "", query: query, rawPath: unescaped ? path : nil,
+                                       restCannotClimb: !segment.hasEscapes && !segment.hasDotDot))
     }
 
     /// The origin target of a mount-form request; `rawRest` is the raw path after `/{mount}/`.
     /// `rawPath`, when given, is the whole request path, known to be `/{mount}/{rawRest}` with no escapes:
-    /// it then serves as proxy path and target without building them again.
-    func mountTarget(_ routed: RoutedMount, rawRest: Substring, query: String?, rawPath: String? = nil) throws(ProxyError) -> OriginTarget {
+    /// it then serves as proxy path and target without building them again. `restCannotClimb` says the
+    /// caller saw neither "%" nor ".." in the path, so the check for `..` segments can be skipped.
+    func mountTarget(
+        _ routed: RoutedMount, rawRest: Substring, query: String?, rawPath: String? = nil, restCannotClimb: Bool = false
+    ) throws(ProxyError) -> OriginTarget {
         let mount = routed.mount
         var proxyTarget = rawPath ?? "/" + mount.name + "/" + rawRest
         if let query { proxyTarget += "?" + query }
@@ -122,7 +134,7 @@ struct RequestRouter: Sendable {
         }
         switch mount.origin {
         case .http(let baseURL):
-            try Self.refuseDotDotSegments(rawRest)
+            if !restCannotClimb { try Self.refuseDotDotSegments(rawRest) }
             return OriginTarget(mount: routed, location: .joined(base: baseURL, rest: rawRest, query: query),
                                 proxyPath: decodedPath, proxyTarget: proxyTarget)
         case .directory(let root):

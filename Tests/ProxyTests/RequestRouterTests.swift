@@ -63,6 +63,21 @@ import Testing
         #expect(whole.withBytes { Array($0) } == Array("file:///srv/a b.ts".utf8))
     }
 
+    @Test func dotDotSegmentsAreRefusedWhetherRawOrEscapedAndDotsInNamesAreNot() throws {
+        // The router skips the segment check when the path has neither "%" nor ".."; every path that
+        // has either still gets it.
+        for path in ["/sample/../x.ts", "/sample/a/../../x.ts", "/sample/..", "/sample/%2e%2e/x.ts", "/sample/.%2E/x.ts", "/sample/..%2fx.ts"] {
+            #expect(throws: ProxyError.self, "\(path)") { try Self.router.route(rawPath: path, query: nil) }
+        }
+        for path in ["/sample/a..b.ts", "/sample/..a/b.ts", "/sample/a../b.ts", "/sample/v0/seg.000.ts"] {
+            guard case .origin(let target) = try Self.router.route(rawPath: path, query: nil) else {
+                Issue.record("\(path) is not an origin route")
+                continue
+            }
+            #expect(target.url == "http://127.0.0.1:9/vod" + path.dropFirst("/sample".count))
+        }
+    }
+
     @Test func anEscapedMountNameStillNamesTheMountAndThePathIsDecoded() throws {
         guard case .origin(let target) = try Self.router.route(rawPath: "/%73ample/a%20b.ts", query: nil) else {
             Issue.record("not an origin route")
