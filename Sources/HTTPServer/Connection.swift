@@ -25,8 +25,19 @@ final class Connection {
 
     // The loop thread alone touches a connection, so the runtime's exclusivity checks on the two
     // buffers every request passes through are left out (they cost more than the accesses).
-    /// Received bytes not consumed yet (a partial head, or pipelined requests).
+    /// Received bytes, not consumed yet from `inputStart` on (a partial head, or pipelined requests).
+    /// The consumed front is skipped rather than cut off, so a run of pipelined requests is not copied
+    /// once per request.
     @exclusivity(unchecked) var input: [UInt8] = []
+    var inputStart = 0
+    /// `input` holds bytes not consumed yet.
+    var hasBufferedInput: Bool { inputStart < input.count }
+
+    /// Forgets every received byte not consumed yet.
+    func discardInput() {
+        input = []
+        inputStart = 0
+    }
     /// `input` holds bytes that followed a complete request and the parser has not seen yet.
     var inputAwaitsParsing = false
     @exclusivity(unchecked) var scanner = HeadScanner()

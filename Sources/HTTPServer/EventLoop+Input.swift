@@ -20,7 +20,7 @@ extension EventLoop {
     /// Arms the deadline for what the connection waits on: idle between requests, header within one.
     func armWaitingTimer(_ connection: Connection) {
         switch connection.state {
-        case .awaitingHead: arm(connection, connection.input.isEmpty ? .idle : .header)
+        case .awaitingHead: arm(connection, connection.hasBufferedInput ? .header : .idle)
         case .readingBody: arm(connection, .header)
         case .handling, .writing, .streaming, .lingering: break
         }
@@ -30,32 +30,44 @@ extension EventLoop {
     func processBuffered(_ connection: Connection) {
         connection.inputAwaitsParsing = false
         // Usually nothing was kept: the request came alone, the way players send them.
-        guard !connection.input.isEmpty else { return }
-        let input = connection.input
-        connection.input = []
-        let used = input.withUnsafeBufferPointer { advance(connection, $0) }
-        keep(input[min(used, input.count)...], for: connection)
+        guard connection.hasBufferedInput else { return }
+        let (input, start) = (connection.input, connection.inputStart)
+        connection.discardInput()
+        let used = input.withUnsafeBufferPointer { advance(connection, UnsafeBufferPointer(rebasing: $0[start...])) }
+        keep(input, from: start + used, for: connection)
     }
 
     /// Feeds freshly read bytes; only what is left unconsumed is copied out of the shared buffer.
     private func consume(_ connection: Connection, _ bytes: UnsafeBufferPointer<UInt8>) {
-        if connection.input.isEmpty {
+        if !connection.hasBufferedInput {
             let used = advance(connection, bytes)
-            if used < bytes.count { keep(bytes[used...], for: connection) }
+            if used < bytes.count, mayKeepInput(connection) {
+                (connection.input, connection.inputStart) = (Array(bytes[used...]), 0)
+            }
         } else {
             var input = connection.input
-            connection.input = []
+            let start = connection.inputStart
+            connection.discardInput()
+            // The consumed front goes now, once per read, before the new bytes join the rest.
+            input.removeFirst(min(start, input.count))
             input.append(contentsOf: bytes)
             let used = input.withUnsafeBufferPointer { advance(connection, $0) }
-            keep(input[min(used, input.count)...], for: connection)
+            keep(input, from: used, for: connection)
         }
     }
 
-    private func keep<C: Collection<UInt8>>(_ rest: C, for connection: Connection) {
-        guard isOpen(connection), !rest.isEmpty else { return }
+    /// Keeps `input` from `start` on for the connection's next step: the same buffer, not a copy.
+    private func keep(_ input: [UInt8], from start: Int, for connection: Connection) {
+        guard start < input.count, mayKeepInput(connection) else { return }
+        (connection.input, connection.inputStart) = (input, start)
+    }
+
+    /// Whether unparsed bytes are worth keeping: not once the connection is closed or lingering.
+    private func mayKeepInput(_ connection: Connection) -> Bool {
+        guard isOpen(connection) else { return false }
         switch connection.state {
-        case .awaitingHead, .readingBody, .handling, .writing, .streaming: connection.input = Array(rest)
-        case .lingering: break
+        case .awaitingHead, .readingBody, .handling, .writing, .streaming: return true
+        case .lingering: return false
         }
     }
 

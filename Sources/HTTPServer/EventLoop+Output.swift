@@ -29,7 +29,7 @@ extension EventLoop {
 
     /// Answers a request the server refused, then closes: the rest of the input cannot be trusted.
     func respondWithError(_ connection: Connection, _ error: RequestError) {
-        connection.input = []
+        connection.discardInput()
         connection.pendingHead = nil
         connection.body = []
         connection.scanner = HeadScanner()
@@ -168,7 +168,7 @@ extension EventLoop {
     func linger(_ connection: Connection) {
         connection.socket.shutdownWrite()
         connection.state = .lingering
-        connection.input = []
+        connection.discardInput()
         connection.body = []
         connection.pendingHead = nil
         if connection.isServing {

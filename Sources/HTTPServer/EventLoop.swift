@@ -208,7 +208,7 @@ final class EventLoop: @unchecked Sendable {
         }
         for case let connection? in connections {
             switch connection.state {
-            case .awaitingHead where connection.input.isEmpty: close(connection)
+            case .awaitingHead where !connection.hasBufferedInput: close(connection)
             case .awaitingHead, .readingBody, .handling: connection.keepAlive = false
             case .writing, .streaming, .lingering: break
             }

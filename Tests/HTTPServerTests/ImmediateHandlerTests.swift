@@ -96,6 +96,56 @@ let immediateEcho: HTTPImmediateHandler = { request in
         }
     }
 
+    @Test func pipelinedRequestsWithBodiesSentInRandomPiecesAreAnsweredInOrder() async throws {
+        // Kept input is consumed from an offset: pieces that end mid-head or mid-body, immediate and
+        // async answers, and bodies between heads must all line up with what was sent.
+        var generator = SystemRandomNumberGenerator()
+        var requests: [(text: String, expected: String)] = []
+        for index in 0..<300 {
+            switch Int.random(in: 0..<3, using: &generator) {
+            case 0:
+                requests.append(("GET /now/\(index) HTTP/1.1\r\nHost: t\r\n\r\n", "now /now/\(index)"))
+            case 1:
+                let body = String(repeating: "b", count: Int.random(in: 1...40, using: &generator))
+                requests.append(("GET /a/\(index) HTTP/1.1\r\nHost: t\r\nContent-Length: \(body.utf8.count)\r\n\r\n\(body)",
+                                 "GET path=/a/\(index) raw=/a/\(index) query=nil target=/a/\(index) body=\(body.utf8.count)"))
+            default:
+                requests.append(("GET /a/\(index)?q HTTP/1.1\r\nHost: t\r\n\r\n",
+                                 "GET path=/a/\(index) raw=/a/\(index) query=q target=/a/\(index)?q body=0"))
+            }
+        }
+        let bytes = Array(requests.map(\.text).joined().utf8)
+        var pieces: [[UInt8]] = []
+        var offset = 0
+        while offset < bytes.count {
+            let end = min(bytes.count, offset + Int.random(in: 1...700, using: &generator))
+            pieces.append(Array(bytes[offset..<end]))
+            offset = end
+        }
+        let sentPieces = pieces
+        let count = requests.count
+        try await withServer(immediateHandler: immediateEcho) { server in
+            let port = server.port
+            let texts = try await offPool {
+                let client = try RawSocketClient(port: port)
+                let sender = Thread {
+                    for piece in sentPieces {
+                        try? client.send(piece)
+                        usleep(UInt32.random(in: 0...300))
+                    }
+                }
+                sender.start()
+                return try (0..<count).map { _ in try client.readResponse().text }
+            }
+            let expected = requests.map(\.expected)
+            #expect(texts.count == expected.count)
+            // The first answer out of line says what went wrong; the whole lists would bury it.
+            if let first = texts.indices.first(where: { $0 < expected.count && texts[$0] != expected[$0] }) {
+                Issue.record("answer \(first) is \"\(texts[first])\", expected \"\(expected[first])\"")
+            }
+        }
+    }
+
     @Test func aHeadRequestAnsweredAtOnceGetsTheLengthButNoBody() async throws {
         try await withServer(immediateHandler: immediateEcho) { server in
             let port = server.port
