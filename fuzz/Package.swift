@@ -3,7 +3,7 @@ import PackageDescription
 
 // libFuzzer targets for the parsers that read untrusted bytes. A separate package, so the root stays
 // dependency-free. Build one with:
-//   swift build -c release --sanitize=fuzzer --sanitize=address -Xswiftc -use-ld=lld --product FuzzRequestHead
+//   swift build -c release --sanitize=fuzzer -Xswiftc -sanitize=fuzzer,address -Xswiftc -use-ld=lld
 // (lld: the default gold linker drops the coverage counters). fuzz/run.sh does all of it.
 let fuzzFlags: [SwiftSetting] = [.unsafeFlags(["-parse-as-library"])]
 

@@ -30,7 +30,10 @@ seed() {
 
 # lld, not the default gold: gold drops libFuzzer's coverage-counter sections, and the fuzzer then
 # runs blind (no "inline 8-bit counters" line, the corpus never grows past one input).
-flags=(-c release --sanitize=fuzzer --sanitize=address -Xswiftc -use-ld=lld)
+# One -sanitize value: swiftc keeps only the last -sanitize flag it is given, so `--sanitize=fuzzer
+# --sanitize=address` built either without coverage or without ASan. --sanitize=fuzzer stays for SwiftPM's
+# fuzzer link step (it keeps the entry point libFuzzer calls); the -Xswiftc value, given last, wins.
+flags=(-c release --sanitize=fuzzer -Xswiftc -sanitize=fuzzer,address -Xswiftc -use-ld=lld)
 # One build for every target: building the products one by one left the later ones without coverage
 # counters (measured: the second --product build loaded no "inline 8-bit counters").
 swift build "${flags[@]}"
