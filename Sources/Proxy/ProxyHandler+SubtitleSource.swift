@@ -7,7 +7,7 @@ extension ProxyHandler {
     /// mapped to the video's timeline with X-TIMESTAMP-MAP. A missing, empty or broken source becomes a
     /// valid empty track with a warning: a broken subtitle never breaks playback (SPEC).
     func subtitleDocument(set: SubtitleSet, track: TrackConfig, master: OriginTarget, request: HTTPRequest) async -> WebVTTDocument {
-        let key = set.name + "\u{1}" + track.id + "\u{1}" + cacheKey(master.url, mount: master.mount, request: request)
+        let key = memoryCacheKey(master.url, target: master, request: request, qualifiers: [set.name, track.id])
         if let hit = caches.subtitles.value(for: key) { return hit }
         var document: WebVTTDocument
         do {
@@ -110,7 +110,7 @@ extension ProxyHandler {
 
     /// The first presentation timestamp of the master's first variant's first segment, 90 kHz ticks.
     func presentationStart(_ master: OriginTarget, request: HTTPRequest) async -> Int64? {
-        let key = cacheKey(master.url, mount: master.mount, request: request)
+        let key = memoryCacheKey(master.url, target: master, request: request)
         if let hit = caches.timestamps.value(for: key) { return hit }
         guard let timeline = await videoTimeline(master, request: request),
               let segmentURL = timeline.firstSegmentURL, mayFetchDerived(segmentURL, master: master)

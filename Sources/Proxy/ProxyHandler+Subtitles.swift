@@ -65,16 +65,16 @@ extension ProxyHandler {
 
     /// Segment durations and first segment of the master's first variant; nil when it cannot be had.
     func videoTimeline(_ master: OriginTarget, request: HTTPRequest) async -> VideoTimeline? {
-        let key = cacheKey(master.url, mount: master.mount, request: request)
+        let key = memoryCacheKey(master.url, target: master, request: request)
         if let hit = caches.timelines.value(for: key) { return hit }
         do {
-            let (fetchedMaster, _) = try await cachedPlaylist(master.url, kind: "master", mount: master.mount, request: request)
+            let (fetchedMaster, _) = try await cachedPlaylist(master.url, kind: "master", for: master, request: request)
             guard (200..<300).contains(fetchedMaster.status),
                   let variant = VariantLocator.firstVariantURI(in: fetchedMaster.body),
                   let variantURL = URLReference.resolve(variant, against: fetchedMaster.finalURL),
                   mayFetchDerived(variantURL, master: master)
             else { return nil }
-            let (fetchedMedia, _) = try await cachedPlaylist(variantURL, kind: "media", mount: master.mount, request: request)
+            let (fetchedMedia, _) = try await cachedPlaylist(variantURL, kind: "media", for: master, request: request)
             guard (200..<300).contains(fetchedMedia.status) else { return nil }
             let media = try MediaPlaylist.parse(fetchedMedia.body)
             let first = media.segments.first
