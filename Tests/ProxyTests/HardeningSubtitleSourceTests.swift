@@ -65,7 +65,7 @@ import Testing
         let config = Self.config(cache: #"{ "max_bytes": 64, "subtitle_ttl_seconds": 300 }"#, limits: #"{ "max_subtitle_cues": 2 }"#)
         try await withProxy(config) { proxy in
             _ = try await proxy.get("/origin/vod-ts/master.m3u8")
-            proxy.origin.setFault("/subtitles/en.vtt", .delay(.milliseconds(400)))
+            proxy.origin.setFault("/subtitles/en.vtt", .delay(.seconds(1)))
             let responses = try await withThrowingTaskGroup(of: WireResponse.self) { group in
                 for _ in 0..<8 { group.addTask { try await proxy.get(Self.file) } }
                 return try await group.reduce(into: []) { $0.append($1) }
