@@ -8,7 +8,8 @@
 /// separator line before a cue number is tolerated); a timing line WebVTT cannot read drops its cue.
 public enum SRTConverter {
     /// The WebVTT form of an SRT file; empty input gives an empty document, text without any cue fails.
-    public static func webVTT(from bytes: [UInt8]) throws(SubtitleError) -> WebVTTDocument {
+    /// Reading stops after `maxCues` cues.
+    public static func webVTT(from bytes: [UInt8], maxCues: Int = .max) throws(SubtitleError) -> WebVTTDocument {
         let text = TextEncoding.utf8Bytes(from: bytes)
         let lines = WebVTTParser.lineRanges(text, from: 0)
         var converted: [UInt8] = Array("WEBVTT\n\n".utf8)
@@ -35,7 +36,7 @@ public enum SRTConverter {
             converted.append(0x0A)
             previousWasText = true
         }
-        var parser = WebVTTParser(converted)
+        var parser = WebVTTParser(converted, maxCues: maxCues)
         var document = try parser.parse()
         document.blocks = []
         for index in document.cues.indices {

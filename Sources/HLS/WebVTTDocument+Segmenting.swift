@@ -34,6 +34,21 @@ extension WebVTTDocument {
         }
     }
 
+    /// Segment `index` of `segmented(boundaries:)` alone, or nil past the last window: one pass over
+    /// the cues that copies only the cues of that window, where the whole split copies every cue.
+    public func segment(_ index: Int, boundaries: [Int64]) -> WebVTTDocument? {
+        guard boundaries.indices.contains(index) else { return nil }
+        var segment = self
+        segment.blocks = blocks.filter { $0.kind != .note }
+        let ascending = zip(boundaries, boundaries.dropFirst()).allSatisfy { $0 <= $1 }
+        // The same tests as `segmented`, so the window holds exactly the cues the full split puts in it.
+        segment.cues = cues.filter { cue in
+            (!ascending || windowsShowing(cue, boundaries: boundaries).contains(index))
+                && Self.window(index, of: boundaries, shows: cue)
+        }
+        return segment
+    }
+
     /// The windows a cue may show in, found by binary search on ascending boundaries: from the last
     /// boundary at or before its start to the last boundary before its end. Callers filter out empty windows.
     private func windowsShowing(_ cue: WebVTTCue, boundaries: [Int64]) -> Range<Int> {

@@ -3,10 +3,13 @@
 struct WebVTTParser {
     private let bytes: [UInt8]
     private let lines: [Range<Int>]
+    /// Parsing stops once this many cues are read: a caller that caps cues never holds more.
+    private let maxCues: Int
     private var index = 0
 
-    init(_ bytes: [UInt8]) {
+    init(_ bytes: [UInt8], maxCues: Int = .max) {
         self.bytes = bytes
+        self.maxCues = max(0, maxCues)
         // §6.1: an optional UTF-8 BOM precedes the signature.
         let start = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
         self.lines = WebVTTParser.lineRanges(bytes, from: start)
@@ -22,7 +25,7 @@ struct WebVTTParser {
             index += 1
         }
         var seenCue = false
-        while index < lines.count {
+        while index < lines.count, document.cues.count < maxCues {
             if lines[index].isEmpty {
                 index += 1
                 continue
@@ -160,9 +163,9 @@ struct WebVTTParser {
 
 extension WebVTTDocument {
     /// Parses a WebVTT file (UTF-8, optional BOM, CRLF/LF/CR). Malformed cues are skipped as the
-    /// W3C parser does; only a missing `WEBVTT` signature is an error.
-    public static func parse(_ bytes: [UInt8]) throws(SubtitleError) -> WebVTTDocument {
-        var parser = WebVTTParser(bytes)
+    /// W3C parser does; only a missing `WEBVTT` signature is an error. Reading stops after `maxCues` cues.
+    public static func parse(_ bytes: [UInt8], maxCues: Int = .max) throws(SubtitleError) -> WebVTTDocument {
+        var parser = WebVTTParser(bytes, maxCues: maxCues)
         return try parser.parse()
     }
 }

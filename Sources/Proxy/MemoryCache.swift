@@ -1,23 +1,37 @@
-import Foundation
 import Synchronization
 
 /// An in-memory cache with a time to live per entry and a bounded total size, evicting least
 /// recently used entries first. Safe to share across tasks.
+///
+/// Every operation is O(1): entries live in a slot array threaded on a doubly linked recency list by
+/// index (most recent at the head), found through a key-to-slot map. Expired entries go when a lookup
+/// meets them, and a sweep that checks a few slots on every store finds the ones nobody asks for again.
 final class MemoryCache<Value: Sendable>: Sendable {
-    private struct Entry {
+    fileprivate struct Entry {
+        var key: String
         var value: Value
         var cost: Int
         var expires: ContinuousClock.Instant
-        var lastUse: UInt64
+        /// Neighbours on the recency list: `previous` is more recently used, `next` less; -1 ends it.
+        var previous: Int
+        var next: Int
     }
 
-    private struct State {
-        var entries: [String: Entry] = [:]
+    fileprivate struct State {
+        var slots: [Entry?] = []
+        var index: [String: Int] = [:]
+        var freeSlots: [Int] = []
+        var head = -1
+        var tail = -1
         var totalCost = 0
-        var tick: UInt64 = 0
+        var sweepCursor = 0
         var hits = 0
         var misses = 0
     }
+
+    /// Slots the expiry sweep checks on each store: enough that it passes every slot while the cache
+    /// turns over, few enough that a store stays O(1).
+    static var sweepStride: Int { 4 }
 
     private let state = Mutex(State())
     private let maxCost: Int
@@ -31,35 +45,30 @@ final class MemoryCache<Value: Sendable>: Sendable {
     /// (the fast path before the full one) passes `countingMiss: false` so a miss is counted once.
     func value(for key: String, now: ContinuousClock.Instant = .now, countingMiss: Bool = true) -> Value? {
         state.withLock { state in
-            // One hash of the key: the entry is found once and marked as used in place.
-            guard let index = state.entries.index(forKey: key) else {
+            guard let slot = state.index[key], let entry = state.slots[slot] else {
                 if countingMiss { state.misses += 1 }
                 return nil
             }
-            guard state.entries.values[index].expires > now else {
-                state.totalCost -= state.entries.values[index].cost
-                state.entries.remove(at: index)
+            guard entry.expires > now else {
+                state.remove(slot: slot)
                 if countingMiss { state.misses += 1 }
                 return nil
             }
-            state.tick &+= 1
-            state.entries.values[index].lastUse = state.tick
+            state.moveToHead(slot)
             state.hits += 1
-            return state.entries.values[index].value
+            return entry.value
         }
     }
 
     /// Stores `value` for `ttl`; an entry larger than the whole budget, or a non-positive TTL, is not stored.
     func store(_ value: Value, for key: String, cost: Int, ttl: Duration, now: ContinuousClock.Instant = .now) {
         guard ttl > .zero, cost >= 0, cost <= maxCost else { return }
+        let maxCost = maxCost
         state.withLock { state in
-            if let old = state.entries.removeValue(forKey: key) { state.totalCost -= old.cost }
-            state.tick &+= 1
-            state.entries[key] = Entry(value: value, cost: cost, expires: now + ttl, lastUse: state.tick)
-            state.totalCost += cost
-            while state.totalCost > maxCost, let victim = Self.leastRecentlyUsed(in: state.entries) {
-                if let removed = state.entries.removeValue(forKey: victim) { state.totalCost -= removed.cost }
-            }
+            if let old = state.index[key] { state.remove(slot: old) }
+            state.sweepExpired(now: now, slots: Self.sweepStride)
+            state.insertAtHead(Entry(key: key, value: value, cost: cost, expires: now + ttl, previous: -1, next: -1))
+            while state.totalCost > maxCost, state.tail >= 0 { state.remove(slot: state.tail) }
         }
     }
 
@@ -68,7 +77,74 @@ final class MemoryCache<Value: Sendable>: Sendable {
         state.withLock { ($0.hits, $0.misses, $0.totalCost) }
     }
 
-    private static func leastRecentlyUsed(in entries: [String: Entry]) -> String? {
-        entries.min { $0.value.lastUse < $1.value.lastUse }?.key
+    /// The keys from most to least recently used (for tests).
+    var keysByRecency: [String] {
+        state.withLock { state in
+            var keys: [String] = []
+            var slot = state.head
+            while slot >= 0, let entry = state.slots[slot] {
+                keys.append(entry.key)
+                slot = entry.next
+            }
+            return keys
+        }
+    }
+}
+
+extension MemoryCache.State {
+    mutating func insertAtHead(_ entry: MemoryCache.Entry) {
+        let slot: Int
+        if let free = freeSlots.popLast() {
+            slot = free
+            slots[slot] = entry
+        } else {
+            slot = slots.count
+            slots.append(entry)
+        }
+        index[entry.key] = slot
+        totalCost += entry.cost
+        link(slot)
+    }
+
+    mutating func remove(slot: Int) {
+        guard let entry = slots[slot] else { return }
+        unlink(slot)
+        slots[slot] = nil
+        index[entry.key] = nil
+        totalCost -= entry.cost
+        freeSlots.append(slot)
+    }
+
+    mutating func moveToHead(_ slot: Int) {
+        guard head != slot else { return }
+        unlink(slot)
+        link(slot)
+    }
+
+    /// Checks up to `count` slots from where the last sweep stopped and drops those that expired.
+    mutating func sweepExpired(now: ContinuousClock.Instant, slots count: Int) {
+        guard !slots.isEmpty else { return }
+        for _ in 0..<min(count, slots.count) {
+            if sweepCursor >= slots.count { sweepCursor = 0 }
+            if let entry = slots[sweepCursor], entry.expires <= now { remove(slot: sweepCursor) }
+            sweepCursor += 1
+        }
+    }
+
+    /// Puts a slot that is on no list at the head.
+    private mutating func link(_ slot: Int) {
+        slots[slot]?.previous = -1
+        slots[slot]?.next = head
+        if head >= 0 { slots[head]?.previous = slot }
+        head = slot
+        if tail < 0 { tail = slot }
+    }
+
+    private mutating func unlink(_ slot: Int) {
+        guard let entry = slots[slot] else { return }
+        if entry.previous >= 0 { slots[entry.previous]?.next = entry.next } else { head = entry.next }
+        if entry.next >= 0 { slots[entry.next]?.previous = entry.previous } else { tail = entry.previous }
+        slots[slot]?.previous = -1
+        slots[slot]?.next = -1
     }
 }

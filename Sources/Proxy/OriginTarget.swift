@@ -36,6 +36,10 @@ struct OriginTarget: Sendable {
 
     /// How non-playlist resources are answered.
     var segmentMode: Mount.SegmentMode { routedMount?.mount.segments ?? .redirect }
+
+    /// Who the origin's answer was fetched for, as cache keys name it: the mount (with a digest of its
+    /// injected headers) or the embedded form, which never carries injected headers.
+    var cacheScope: String { routedMount?.cacheScope ?? "embedded" }
 }
 
 /// An origin URL, whole or as the parts of `base/rest?query` (no `?` without a query).
@@ -107,8 +111,19 @@ enum OriginLocation: Sendable {
 /// A configured mount, made once when the router is built and shared by every target routed to it.
 final class RoutedMount: Sendable {
     let mount: Mount
+    /// `mount:NAME:DIGEST`, DIGEST the SHA-256 of the injected names and values: made once, and never
+    /// the secrets themselves.
+    let cacheScope: String
 
     init(_ mount: Mount) {
         self.mount = mount
+        var injected: [UInt8] = []
+        for header in mount.injectHeaders {
+            for part in [header.name.lowercased(), header.value] {
+                injected.append(contentsOf: "\(part.utf8.count):".utf8)
+                injected.append(contentsOf: part.utf8)
+            }
+        }
+        self.cacheScope = "mount:\(mount.name):\(SHA256.hex(injected))"
     }
 }

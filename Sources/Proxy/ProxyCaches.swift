@@ -31,7 +31,9 @@ struct ProxyCaches: Sendable {
     /// Rewritten masters, ready to send.
     let rewritten: MemoryCache<[UInt8]>
     /// Subtitle documents after conversion, offset and timestamp mapping.
-    let subtitles: MemoryCache<WebVTTDocument>
+    let subtitles: MemoryCache<SubtitleTrackCues>
+    /// Subtitle loads in flight or in use, so one source is parsed once for all its requests.
+    let subtitleLoads = SubtitleTrackLoads()
     /// Video timelines per master.
     let timelines: MemoryCache<VideoTimeline>
     /// First presentation timestamps (90 kHz) per master.

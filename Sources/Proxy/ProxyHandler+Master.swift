@@ -9,7 +9,7 @@ extension ProxyHandler {
     func serveMaster(_ target: OriginTarget, set: SubtitleSet, request: HTTPRequest) async throws -> RouteResponse {
         if let cached = cachedMaster(target, set: set, request: request) { return cached }
         let key = rewrittenKey(target, set: set, request: request)
-        let (fetched, originMilliseconds) = try await cachedPlaylist(target.url, kind: "master", mount: target.mount, request: request)
+        let (fetched, originMilliseconds) = try await cachedPlaylist(target.url, kind: "master", for: target, request: request)
         guard (200..<300).contains(fetched.status) else { throw Self.originFailure(fetched.status, what: "master playlist") }
         let body = MasterRelocation(router: router, mounts: config.mounts)
             .relocate(fetched.body, requestedURL: target.url, finalURL: fetched.finalURL)
@@ -34,8 +34,10 @@ extension ProxyHandler {
         return RouteResponse(route: .master, response: playlistResponse(bytes, cacheControl: masterCacheControl))
     }
 
+    /// The rewritten master's URIs are written in the form the player used (`proxyTarget`), so two
+    /// forms of the same origin URL never share an entry.
     private func rewrittenKey(_ target: OriginTarget, set: SubtitleSet, request: HTTPRequest) -> String {
-        set.name + "\u{1}" + cacheKey(target.url, mount: target.mount, request: request)
+        memoryCacheKey(target.url, target: target, request: request, qualifiers: [set.name, target.proxyTarget])
     }
 
     func playlistResponse(_ bytes: [UInt8], cacheControl: String) -> HTTPResponse {

@@ -52,11 +52,12 @@ extension ProxyHandler {
         return (fetched, elapsed)
     }
 
-    /// A playlist body from cache or origin; only successful answers are cached.
-    func cachedPlaylist(_ url: String, kind: String, mount: Mount?, request: HTTPRequest) async throws -> (FetchedBody, Double) {
-        let key = cacheKey(url, mount: mount, request: request)
+    /// A playlist body from cache or origin, fetched as `target`'s URL form does (its mount's headers);
+    /// only successful answers are cached, under a key that names that form.
+    func cachedPlaylist(_ url: String, kind: String, for target: OriginTarget, request: HTTPRequest) async throws -> (FetchedBody, Double) {
+        let key = memoryCacheKey(url, target: target, request: request)
         if let hit = caches.playlists.value(for: key) { return (hit, 0) }
-        let (fetched, elapsed) = try await fetch(url, kind: kind, maxBytes: config.limits.maxPlaylistBytes, mount: mount, request: request)
+        let (fetched, elapsed) = try await fetch(url, kind: kind, maxBytes: config.limits.maxPlaylistBytes, mount: target.mount, request: request)
         if (200..<300).contains(fetched.status) {
             caches.playlists.store(fetched, for: key, cost: fetched.body.count + 256, ttl: ConfigSeconds.duration(config.cache.masterTTL))
         }

@@ -5,11 +5,26 @@ import HTTPServer
 extension ProxyHandler {
     /// The track's cues as WebVTT: fetched, converted (SRT, MP4 text), shifted by the track offset, and
     /// mapped to the video's timeline with X-TIMESTAMP-MAP. A missing, empty or broken source becomes a
-    /// valid empty track with a warning: a broken subtitle never breaks playback (SPEC).
-    func subtitleDocument(set: SubtitleSet, track: TrackConfig, master: OriginTarget, request: HTTPRequest) async -> WebVTTDocument {
-        let key = set.name + "\u{1}" + track.id + "\u{1}" + cacheKey(master.url, mount: master.mount, request: request)
+    /// valid empty track with a warning: a broken subtitle never breaks playback (SPEC). That fallback is
+    /// cached for `cache.fallback_ttl_seconds` only, so a source that comes back is served again soon.
+    /// Concurrent requests for one track share one fetch and parse, and one document while they hold it.
+    func subtitleCues(set: SubtitleSet, track: TrackConfig, master: OriginTarget, request: HTTPRequest) async -> SubtitleTrackCues {
+        let key = memoryCacheKey(master.url, target: master, request: request, qualifiers: [set.name, track.id])
         if let hit = caches.subtitles.value(for: key) { return hit }
+        return await caches.subtitleLoads.cues(for: key) { [self] in
+            // A load that finished between the lookup above and this one left its document in the cache.
+            if let hit = caches.subtitles.value(for: key, countingMiss: false) { return hit }
+            let cues = await loadTrack(set: set, track: track, master: master, request: request)
+            let ttl = cues.isFallback ? min(config.cache.fallbackTTL, config.cache.subtitleTTL) : config.cache.subtitleTTL
+            let cost = 256 + cues.document.cues.reduce(0) { $0 + 48 + $1.payload.reduce(0) { $0 + $1.utf8.count } }
+            caches.subtitles.store(cues, for: key, cost: cost, ttl: ConfigSeconds.duration(ttl))
+            return cues
+        }
+    }
+
+    private func loadTrack(set: SubtitleSet, track: TrackConfig, master: OriginTarget, request: HTTPRequest) async -> SubtitleTrackCues {
         var document: WebVTTDocument
+        var isFallback = false
         do {
             document = try await loadSource(track, master: master, request: request)
         } catch let failure as SubtitleSourceFailure {
@@ -18,9 +33,20 @@ extension ProxyHandler {
             ])
             metrics.recordSubtitleFallback(reason: failure.reason)
             document = Self.emptyDocument
+            isFallback = true
         } catch {
             metrics.recordSubtitleFallback(reason: "error")
             document = Self.emptyDocument
+            isFallback = true
+        }
+        let limit = config.limits.maxSubtitleCues
+        if document.cues.count > limit {
+            // Past the cap the first cues are kept: the track plays as far as it goes, deterministically.
+            logger.log(.warn, "subtitle source has more cues than limits.max_subtitle_cues; serving the first ones", [
+                ("set", set.name), ("track", track.id), ("limit", String(limit)),
+            ])
+            metrics.recordSubtitleCuesCapped()
+            document.cues.removeSubrange(limit...)
         }
         // ffmpeg 5.1's WebVTT reader stops at a STYLE block and reads no cue after it, and HLS
         // players do not apply STYLE or REGION from segments anyway: serve the cues without them.
@@ -34,9 +60,7 @@ extension ProxyHandler {
         } else if document.timestampMap == nil, let ticks = await presentationStart(master, request: request) {
             document = document.settingTimestampMap(TimestampMap(mpegts: ticks, local: 0), keepExisting: true)
         }
-        let cost = 256 + document.cues.reduce(0) { $0 + 48 + $1.payload.reduce(0) { $0 + $1.utf8.count } }
-        caches.subtitles.store(document, for: key, cost: cost, ttl: ConfigSeconds.duration(config.cache.subtitleTTL))
-        return document
+        return SubtitleTrackCues(document: document, isFallback: isFallback)
     }
 
     /// `WEBVTT` and a blank line: the smallest valid track.
@@ -66,10 +90,12 @@ extension ProxyHandler {
         }
         guard !fetched.body.isEmpty else { throw SubtitleSourceFailure(reason: "empty", detail: "source is empty") }
         let format = track.format ?? Self.sourceFormat(url: url, body: fetched.body)
+        // One cue past the cap is read, so the caller sees that the cap was passed.
+        let readCues = min(config.limits.maxSubtitleCues, Int.max - 1) + 1
         do {
             switch format {
-            case .webvtt: return try WebVTTDocument.parse(fetched.body)
-            case .srt: return try SRTConverter.webVTT(from: fetched.body)
+            case .webvtt: return try WebVTTDocument.parse(fetched.body, maxCues: readCues)
+            case .srt: return try SRTConverter.webVTT(from: fetched.body, maxCues: readCues)
             case .mp4:
                 let tracks = try MP4TextTrackReader.read(fetched.body)
                 guard let chosen = LanguageMatch.best(tracks, language: track.track.language) else {
@@ -110,7 +136,7 @@ extension ProxyHandler {
 
     /// The first presentation timestamp of the master's first variant's first segment, 90 kHz ticks.
     func presentationStart(_ master: OriginTarget, request: HTTPRequest) async -> Int64? {
-        let key = cacheKey(master.url, mount: master.mount, request: request)
+        let key = memoryCacheKey(master.url, target: master, request: request)
         if let hit = caches.timestamps.value(for: key) { return hit }
         guard let timeline = await videoTimeline(master, request: request),
               let segmentURL = timeline.firstSegmentURL, mayFetchDerived(segmentURL, master: master)

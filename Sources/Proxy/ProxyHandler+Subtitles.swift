@@ -14,36 +14,51 @@ extension ProxyHandler {
         switch url.resource {
         case .playlist:
             let body: [UInt8]
+            var fromFallback = false
             switch track.mode {
             case .single:
                 var duration = timeline?.duration ?? 0
                 if duration <= 0 {
-                    duration = Double(await subtitleDocument(set: set, track: track, master: master, request: request).largestEnd) / 1000
+                    let cues = await subtitleCues(set: set, track: track, master: master, request: request)
+                    duration = Double(cues.document.largestEnd) / 1000
+                    fromFallback = cues.isFallback
                 }
                 body = SubtitlePlaylistBuilder.single(duration: duration, uri: "0.vtt", playlistType: timeline?.playlistType ?? "VOD")
             case .segmented:
-                let durations = await windows(for: track, set: set, master: master, timeline: timeline, request: request)
+                let (durations, fallback) = await windows(for: track, set: set, master: master, timeline: timeline, request: request)
+                fromFallback = fallback
                 body = SubtitlePlaylistBuilder.segmented(durations: durations, uri: { "\($0).vtt" }, playlistType: timeline?.playlistType ?? "VOD")
             }
-            return RouteResponse(route: .subtitlePlaylist, response: playlistResponse(body, cacheControl: subtitleCacheControl))
+            return RouteResponse(route: .subtitlePlaylist, response: playlistResponse(body, cacheControl: subtitleCacheControl(fallback: fromFallback)))
         case .segment(let index):
-            let document = await subtitleDocument(set: set, track: track, master: master, request: request)
+            // Held to the end of the request, so requests arriving meanwhile share this one document.
+            let cues = await subtitleCues(set: set, track: track, master: master, request: request)
             let bytes: [UInt8]
             switch track.mode {
             case .single:
                 guard index == 0 else { throw ProxyError.notFound("a single-file subtitle track has only segment 0") }
-                bytes = document.serialized()
+                bytes = cues.document.serialized()
             case .segmented:
-                let durations = await windows(for: track, set: set, master: master, timeline: timeline, request: request)
-                let segments = document.segmented(boundaries: SubtitlePlaylistBuilder.boundaries(durations: durations))
-                guard segments.indices.contains(index) else { throw ProxyError.notFound("no subtitle segment \(index)") }
-                bytes = segments[index].serialized()
+                let (durations, _) = await windows(for: track, set: set, master: master, timeline: timeline, request: request)
+                // Only the window asked for is cut out: the whole split would copy every cue per request.
+                guard let segment = cues.document.segment(index, boundaries: SubtitlePlaylistBuilder.boundaries(durations: durations)) else {
+                    throw ProxyError.notFound("no subtitle segment \(index)")
+                }
+                bytes = segment.serialized()
             }
             var headers = HTTPHeaders()
             headers["Content-Type"] = Self.webVTTContentType
-            headers["Cache-Control"] = subtitleCacheControl
+            headers["Cache-Control"] = subtitleCacheControl(fallback: cues.isFallback)
             return RouteResponse(route: .subtitle, response: HTTPResponse(status: .ok, headers: headers, bytes: bytes))
         }
+    }
+
+    /// `max-age` for a synthesized subtitle response: the subtitle TTL, or for one made from the empty
+    /// fallback no more than `cache.fallback_ttl_seconds`, so neither the proxy nor a CDN keeps a blank
+    /// track long after its source is back.
+    func subtitleCacheControl(fallback: Bool) -> String {
+        guard fallback else { return subtitleCacheControl }
+        return "max-age=\(ConfigSeconds.maxAge(min(config.cache.fallbackTTL, config.cache.subtitleTTL)))"
     }
 
     /// The master a subtitle URL belongs to, routed again so allowlists and confinement apply as for the player.
@@ -56,25 +71,28 @@ extension ProxyHandler {
     }
 
     /// Segment durations for a segmented track: the video's own when known, else fixed windows over
-    /// the video's or the subtitles' duration.
-    func windows(for track: TrackConfig, set: SubtitleSet, master: OriginTarget, timeline: VideoTimeline?, request: HTTPRequest) async -> [Double] {
-        if let timeline, !timeline.durations.isEmpty { return timeline.durations }
-        let document = await subtitleDocument(set: set, track: track, master: master, request: request)
-        return SubtitlePlaylistBuilder.fixedWindows(totalDuration: Double(document.largestEnd) / 1000, segmentDuration: track.segmentDuration)
+    /// the video's or the subtitles' duration; and whether they came from the empty fallback track.
+    func windows(
+        for track: TrackConfig, set: SubtitleSet, master: OriginTarget, timeline: VideoTimeline?, request: HTTPRequest
+    ) async -> (durations: [Double], fromFallback: Bool) {
+        if let timeline, !timeline.durations.isEmpty { return (timeline.durations, false) }
+        let cues = await subtitleCues(set: set, track: track, master: master, request: request)
+        let durations = SubtitlePlaylistBuilder.fixedWindows(totalDuration: Double(cues.document.largestEnd) / 1000, segmentDuration: track.segmentDuration)
+        return (durations, cues.isFallback)
     }
 
     /// Segment durations and first segment of the master's first variant; nil when it cannot be had.
     func videoTimeline(_ master: OriginTarget, request: HTTPRequest) async -> VideoTimeline? {
-        let key = cacheKey(master.url, mount: master.mount, request: request)
+        let key = memoryCacheKey(master.url, target: master, request: request)
         if let hit = caches.timelines.value(for: key) { return hit }
         do {
-            let (fetchedMaster, _) = try await cachedPlaylist(master.url, kind: "master", mount: master.mount, request: request)
+            let (fetchedMaster, _) = try await cachedPlaylist(master.url, kind: "master", for: master, request: request)
             guard (200..<300).contains(fetchedMaster.status),
                   let variant = VariantLocator.firstVariantURI(in: fetchedMaster.body),
                   let variantURL = URLReference.resolve(variant, against: fetchedMaster.finalURL),
                   mayFetchDerived(variantURL, master: master)
             else { return nil }
-            let (fetchedMedia, _) = try await cachedPlaylist(variantURL, kind: "media", mount: master.mount, request: request)
+            let (fetchedMedia, _) = try await cachedPlaylist(variantURL, kind: "media", for: master, request: request)
             guard (200..<300).contains(fetchedMedia.status) else { return nil }
             let media = try MediaPlaylist.parse(fetchedMedia.body)
             let first = media.segments.first

@@ -19,6 +19,7 @@ public final class ProxyMetrics: Sendable {
     private struct State {
         var originLatency: [String: Histogram] = [:] // by kind
         var subtitleFallbacks: [String: Int] = [:]   // by reason
+        var subtitleCuesCapped = 0
     }
 
     private let state = Mutex(State())
@@ -50,6 +51,11 @@ public final class ProxyMetrics: Sendable {
     /// Counts a subtitle served as the empty fallback track.
     func recordSubtitleFallback(reason: String) {
         state.withLock { $0.subtitleFallbacks[reason, default: 0] += 1 }
+    }
+
+    /// Counts a subtitle source cut to `limits.max_subtitle_cues`.
+    func recordSubtitleCuesCapped() {
+        state.withLock { $0.subtitleCuesCapped += 1 }
     }
 
     /// How many fallbacks were served for `reason` (for tests and logs).
@@ -99,6 +105,9 @@ public final class ProxyMetrics: Sendable {
         for reason in snapshot.subtitleFallbacks.keys.sorted() {
             out += "hls_proxy_subtitle_fallbacks_total{reason=\"\(reason)\"} \(snapshot.subtitleFallbacks[reason] ?? 0)\n"
         }
+        out += "# HELP hls_proxy_subtitle_cues_capped_total Subtitle sources cut to limits.max_subtitle_cues (the first cues served).\n"
+        out += "# TYPE hls_proxy_subtitle_cues_capped_total counter\n"
+        out += "hls_proxy_subtitle_cues_capped_total \(snapshot.subtitleCuesCapped)\n"
         if let disk { out += Self.render(disk) }
         return out
     }

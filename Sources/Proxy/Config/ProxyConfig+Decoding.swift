@@ -114,6 +114,7 @@ extension ConfigReader {
         let fields: [(String, WritableKeyPath<ProxyConfig.Limits, Int>)] = [
             ("max_playlist_bytes", \.maxPlaylistBytes), ("max_subtitle_bytes", \.maxSubtitleBytes),
             ("max_proxy_body_bytes", \.maxProxyBodyBytes), ("max_connections", \.maxConnections),
+            ("max_subtitle_cues", \.maxSubtitleCues),
         ]
         guard let members = object(value, at: path, keys: Set(fields.map(\.0))) else { return limits }
         for (key, field) in fields {
@@ -129,10 +130,11 @@ extension ConfigReader {
 
     private mutating func cache(_ value: ConfigValue?, at path: ConfigPath, baseDirectory: String) -> ProxyConfig.CacheSettings {
         var cache = ProxyConfig.CacheSettings()
-        let keys: Set<String> = ["master_ttl_seconds", "subtitle_ttl_seconds", "max_bytes", "disk_directory", "disk_max_bytes"]
+        let keys: Set<String> = ["master_ttl_seconds", "subtitle_ttl_seconds", "max_bytes", "disk_directory", "disk_max_bytes", "fallback_ttl_seconds"]
         guard let members = object(value, at: path, keys: keys) else { return cache }
         diskCache(members, at: path, baseDirectory: baseDirectory, into: &cache)
-        for (key, field) in [("master_ttl_seconds", \ProxyConfig.CacheSettings.masterTTL), ("subtitle_ttl_seconds", \.subtitleTTL)] {
+        let ttls = [("master_ttl_seconds", \ProxyConfig.CacheSettings.masterTTL), ("subtitle_ttl_seconds", \.subtitleTTL), ("fallback_ttl_seconds", \.fallbackTTL)]
+        for (key, field) in ttls {
             guard let seconds = number(members[key], at: path.key(key)) else { continue }
             if seconds >= 0 { cache[keyPath: field] = seconds } else { report(path.key(key), "must be 0 or more, got \(Self.formatted(seconds))") }
         }

@@ -76,16 +76,20 @@ extension ProxyConfig {
         public var maxProxyBodyBytes: Int
         /// Open client connections accepted at once (`max_connections`).
         public var maxConnections: Int
+        /// Cues kept from one subtitle source (`max_subtitle_cues`); past it the first ones are served,
+        /// with a warning, so a huge sidecar costs bounded memory and parse time.
+        public var maxSubtitleCues: Int
 
         /// Makes limits; the defaults are the JSON defaults.
         public init(
             maxPlaylistBytes: Int = 4 << 20, maxSubtitleBytes: Int = 32 << 20, maxProxyBodyBytes: Int = 256 << 20,
-            maxConnections: Int = 10_000
+            maxConnections: Int = 10_000, maxSubtitleCues: Int = 200_000
         ) {
             self.maxPlaylistBytes = maxPlaylistBytes
             self.maxSubtitleBytes = maxSubtitleBytes
             self.maxProxyBodyBytes = maxProxyBodyBytes
             self.maxConnections = maxConnections
+            self.maxSubtitleCues = maxSubtitleCues
         }
     }
 
@@ -101,14 +105,21 @@ extension ProxyConfig {
         public var diskDirectory: String?
         /// The disk cache's byte budget (`disk_max_bytes`); least recently used objects go first.
         public var diskMaxBytes: Int
+        /// Seconds an empty fallback track stays cached, and the most its `max-age` says
+        /// (`fallback_ttl_seconds`); short, so a source that was briefly missing comes back soon.
+        public var fallbackTTL: Double
 
         /// Makes cache settings; the defaults are the JSON defaults.
-        public init(masterTTL: Double = 2, subtitleTTL: Double = 300, maxBytes: Int = 64 << 20, diskDirectory: String? = nil, diskMaxBytes: Int = 1 << 30) {
+        public init(
+            masterTTL: Double = 2, subtitleTTL: Double = 300, maxBytes: Int = 64 << 20, diskDirectory: String? = nil, diskMaxBytes: Int = 1 << 30,
+            fallbackTTL: Double = 5
+        ) {
             self.masterTTL = masterTTL
             self.subtitleTTL = subtitleTTL
             self.maxBytes = maxBytes
             self.diskDirectory = diskDirectory
             self.diskMaxBytes = diskMaxBytes
+            self.fallbackTTL = fallbackTTL
         }
     }
 

@@ -9,6 +9,8 @@ final class FixtureOrigin: Sendable {
         case body([UInt8], contentType: String)
         case delay(Duration)
         case redirect(String)
+        /// 403 unless the request carries this header with this value; then the file as usual.
+        case requireHeader(name: String, value: String)
     }
 
     private struct State {
@@ -45,6 +47,8 @@ final class FixtureOrigin: Sendable {
                 try await Task.sleep(for: duration)
             case .redirect(let location):
                 return HTTPResponse(status: .found, headers: ["Location": location])
+            case .requireHeader(let name, let value):
+                guard request.headers[name] == value else { return HTTPResponse(status: .forbidden, bytes: Array("forbidden\n".utf8)) }
             case nil:
                 break
             }
