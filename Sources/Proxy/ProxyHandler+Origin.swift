@@ -1,19 +1,28 @@
 import HTTPServer
 
 extension ProxyHandler {
-    /// The headers sent upstream: the client's forwarded headers, plus the mount's injected ones when
-    /// the URL is on the mount's own origin (secrets never go to a host the operator did not name).
-    func upstreamHeaders(for url: String, mount: Mount?, request: HTTPRequest) -> HTTPHeaders {
+    /// The fields sent upstream for a mount: the client's forwarded headers and the mount's injected
+    /// ones. They belong to the mount's own origin only; `makeOriginRequest` binds them to it.
+    func upstreamHeaders(mount: Mount, request: HTTPRequest) -> HTTPHeaders {
         var headers = HTTPHeaders()
-        guard let mount else { return headers }
         for name in mount.forwardHeaders {
             for value in request.headers.values(name) { headers.add(name: name, value: value) }
         }
-        if case .http(let base) = mount.origin, let mountOrigin = URLReference.origin(of: base),
-           URLReference.origin(of: url) == mountOrigin {
-            for header in mount.injectHeaders { headers[header.name] = header.value }
-        }
+        for header in mount.injectHeaders { headers[header.name] = header.value }
         return headers
+    }
+
+    /// An origin request whose forwarded and injected fields go only to hops on the mount's own origin
+    /// (same scheme, host and port as its `origin`), whatever URL the request starts at and wherever
+    /// redirects lead: secrets never reach a host the operator did not name for them. Directory mounts
+    /// and the embedded form have no such fields.
+    func makeOriginRequest(_ url: String, method: HTTPMethod, mount: Mount?, request: HTTPRequest, maxBodyBytes: Int) -> OriginRequest {
+        var originRequest = OriginRequest(url: url, method: method, maxBodyBytes: maxBodyBytes)
+        if let mount, case .http(let base) = mount.origin {
+            originRequest.headers = upstreamHeaders(mount: mount, request: request)
+            originRequest.headersOrigin = base
+        }
+        return originRequest
     }
 
     /// Fetches one origin URL, timing it for the latency histogram.
@@ -21,9 +30,8 @@ extension ProxyHandler {
         _ url: String, kind: String, maxBytes: Int, mount: Mount?, request: HTTPRequest, extraHeaders: HTTPHeaders = HTTPHeaders(),
         operatorNamed: Bool = false
     ) async throws -> (FetchedBody, Double) {
-        var headers = upstreamHeaders(for: url, mount: mount, request: request)
-        for field in extraHeaders { headers[field.name] = field.value }
-        var originRequest = OriginRequest(url: url, method: .get, headers: headers, maxBodyBytes: maxBytes)
+        var originRequest = makeOriginRequest(url, method: .get, mount: mount, request: request, maxBodyBytes: maxBytes)
+        originRequest.everyHopHeaders = extraHeaders
         // Every redirect hop to a host that is not a mount origin is vetted by address (an origin is not
         // trusted to send us into the local network); in the embedded form it must be allowlisted too.
         let allowHosts = config.embedded.allowHosts

@@ -5,7 +5,7 @@ extension OriginClient {
     struct Hop: Sendable {
         /// Where this request goes.
         var url: OriginURL
-        /// The caller's fields, without credentials once the chain has left the first origin.
+        /// The fields for this hop, rebuilt from its URL (`OriginRequest.headers(forHop:)`).
         var headers: HTTPHeaders
         /// The one deadline the whole chain runs under.
         var deadline: ContinuousClock.Instant
@@ -19,7 +19,7 @@ extension OriginClient {
         _ request: OriginRequest, send: (Hop) async throws(OriginError) -> Response
     ) async throws(OriginError) -> (response: Response, redirectTargets: [String]) {
         let first = OriginURL(parsing: request.url)
-        var hop = Hop(url: first, headers: request.headers, deadline: ContinuousClock.now + configuration.totalTimeout)
+        var hop = Hop(url: first, headers: request.headers(forHop: first), deadline: ContinuousClock.now + configuration.totalTimeout)
         var visited: Set<String> = [first.string]
         var targets: [String] = []
         while true {
@@ -37,13 +37,11 @@ extension OriginClient {
                 throw .redirectLoop
             }
             guard request.allowRedirect(next.string) else { throw .redirectNotAllowed }
-            if !OriginClient.sameOrigin(first, next) {
-                // Credentials forwarded for one origin never follow a redirect to another.
-                hop.headers.remove("Authorization")
-                hop.headers.remove("Cookie")
-            }
             targets.append(next.string)
             hop.url = next
+            // Each hop's fields come from its own URL: what is meant for one origin never follows a
+            // redirect to another, and a redirect back to it carries them again.
+            hop.headers = request.headers(forHop: next)
         }
     }
 }

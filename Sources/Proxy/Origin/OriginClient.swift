@@ -90,8 +90,13 @@ public final class OriginClient: Sendable {
         }
     }
 
-    /// Scheme, host and port equal (RFC 6454 §4, case-insensitively for scheme and host).
+    /// Scheme, host and port equal (RFC 6454 §4, case-insensitively for scheme and host, an omitted
+    /// port the scheme's default). Only http and https URLs have an origin here; anything else is
+    /// the same origin as nothing.
     static func sameOrigin(_ a: OriginURL, _ b: OriginURL) -> Bool {
-        a.scheme == b.scheme && a.authority?.lowercased() == b.authority?.lowercased()
+        guard let scheme = a.scheme, scheme == b.scheme, scheme == "http" || scheme == "https" else { return false }
+        let defaultPort = scheme == "https" ? 443 : 80
+        guard let left = a.endpoint(defaultPort: defaultPort), let right = b.endpoint(defaultPort: defaultPort) else { return false }
+        return left.port == right.port && left.host.lowercased() == right.host.lowercased()
     }
 }

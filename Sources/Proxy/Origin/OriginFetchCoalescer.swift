@@ -10,6 +10,8 @@ final class OriginFetchCoalescer: Sendable {
         var method: String
         var url: String
         var headers: [String]
+        var headersOrigin: String?
+        var everyHopHeaders: [String]
         var maxBodyBytes: Int
         var followRedirects: Bool
 
@@ -17,6 +19,8 @@ final class OriginFetchCoalescer: Sendable {
             method = request.method.rawValue
             url = request.url
             headers = request.headers.flatMap { [$0.name.lowercased(), $0.value] }
+            headersOrigin = request.headersOrigin
+            everyHopHeaders = request.everyHopHeaders.flatMap { [$0.name.lowercased(), $0.value] }
             maxBodyBytes = request.maxBodyBytes
             followRedirects = request.followRedirects
         }

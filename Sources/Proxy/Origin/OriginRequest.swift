@@ -7,9 +7,15 @@ public struct OriginRequest: Sendable {
     public var url: String
     /// `.get` or `.head`.
     public var method: HTTPMethod = .get
-    /// Injected and forwarded header fields, sent as given (hop-by-hop fields, Host and
-    /// Accept-Encoding are the client's own and are replaced).
+    /// Fields that belong to one origin (injected credentials, forwarded client fields): sent on each
+    /// hop whose scheme, host and port are those of `headersOrigin`, the first hop included, and on no
+    /// other. A redirect back to that origin gets them again. Hop-by-hop fields, Host and
+    /// Accept-Encoding are the client's own and are replaced.
     public var headers: HTTPHeaders = [:]
+    /// The URL whose origin (RFC 6454 §4: scheme, host, port) `headers` are for; nil: the origin of `url`.
+    public var headersOrigin: String?
+    /// Fields that carry nothing private (Range, If-Range), sent on every hop.
+    public var everyHopHeaders: HTTPHeaders = [:]
     /// The largest body accepted, after decoding.
     public var maxBodyBytes: Int
     /// Whether 301/302/303/307/308 are followed (up to 5 hops); the final URL is kept.
@@ -24,5 +30,15 @@ public struct OriginRequest: Sendable {
         self.headers = headers
         self.maxBodyBytes = maxBodyBytes
         self.followRedirects = followRedirects
+    }
+
+    /// The fields one hop to `hop` carries: `everyHopHeaders`, and `headers` only when the hop is on
+    /// `headersOrigin`. Rebuilt for every hop, so nothing meant for one origin reaches another.
+    func headers(forHop hop: OriginURL) -> HTTPHeaders {
+        let home = OriginURL(parsing: headersOrigin ?? url)
+        guard OriginClient.sameOrigin(home, hop) else { return everyHopHeaders }
+        var fields = everyHopHeaders
+        fields.append(contentsOf: headers)
+        return fields
     }
 }

@@ -18,6 +18,8 @@ final class TestOrigin: Sendable {
         case delayed([UInt8], delay: Duration)
         /// Waits until the test calls `release()`, writes the bytes, then closes.
         case gated([UInt8])
+        /// Writes the bytes made when the request arrives (for answers naming the origin's own port), then closes.
+        case computed(@Sendable () -> [UInt8])
     }
 
     /// A request as the origin saw it.
@@ -91,6 +93,8 @@ final class TestOrigin: Sendable {
         case .gated(let bytes):
             while !released.load(ordering: .relaxed) && !isStopped { Thread.sleep(forTimeInterval: 0.005) }
             write(fd, bytes)
+        case .computed(let make):
+            write(fd, make())
         }
     }
 }
