@@ -32,25 +32,12 @@ extension ProxyHandler {
     ) async throws -> (FetchedBody, Double) {
         var originRequest = makeOriginRequest(url, method: .get, mount: mount, request: request, maxBodyBytes: maxBytes)
         originRequest.everyHopHeaders = extraHeaders
-        // Every redirect hop to a host that is not a mount origin is vetted by address (an origin is not
-        // trusted to send us into the local network); in the embedded form it must be allowlisted too.
-        let allowHosts = config.embedded.allowHosts
-        let policy = OriginAddressPolicy(config.embedded)
-        let mountOrigins = Set(config.mounts.compactMap { mount -> String? in
-            if case .http(let base) = mount.origin { return URLReference.origin(of: base) }
-            return nil
-        })
-        let embedded = mount == nil
-        originRequest.allowRedirect = { target in
-            guard let host = URLReference.host(of: target) else { return false }
-            if embedded, !allowHosts.contains(where: { $0.matches(host) }) { return false }
-            if let origin = URLReference.origin(of: target), mountOrigins.contains(origin) { return true }
-            return policy.checkBlocking(host: host)
-        }
+        vetRedirects(&originRequest, embedded: mount == nil)
         if !operatorNamed, let host = URLReference.host(of: url), !isOnMountOrigin(url) {
             // A mount origin or a URL written in the config is the operator's choice; any other host was
-            // reached by name from the allowlist (or a playlist), so its resolved addresses are vetted too.
-            try await OriginAddressPolicy(config.embedded).check(host: host)
+            // reached by name from the allowlist (or a playlist), so its resolved addresses are vetted
+            // too, and the fetch connects to exactly those.
+            originRequest.addresses = try await addressPolicy.check(host: host)
         }
         let started = ContinuousClock.now
         defer { metrics.recordOriginFetch(kind: kind, seconds: Self.milliseconds(started.duration(to: .now)) / 1000) }
@@ -59,6 +46,30 @@ extension ProxyHandler {
         let fetched = FetchedBody(status: response.status, body: response.body, finalURL: response.finalURL, contentType: response.headers["Content-Type"])
         return (fetched, elapsed)
     }
+
+    /// Every redirect hop to a host that is not a mount origin is vetted by address (an origin is not
+    /// trusted to send us into the local network) and connects to the addresses vetted; in the
+    /// embedded form it must be allowlisted too.
+    func vetRedirects(_ originRequest: inout OriginRequest, embedded: Bool) {
+        let allowHosts = config.embedded.allowHosts
+        let policy = addressPolicy
+        let mountOrigins = Set(config.mounts.compactMap { mount -> String? in
+            if case .http(let base) = mount.origin { return URLReference.origin(of: base) }
+            return nil
+        })
+        originRequest.allowRedirect = { target in
+            guard let host = URLReference.host(of: target) else { return false }
+            return !embedded || allowHosts.contains(where: { $0.matches(host) })
+        }
+        originRequest.redirectAddresses = { target in
+            if let origin = URLReference.origin(of: target), mountOrigins.contains(origin) { return .resolvedWhenConnecting }
+            guard let host = URLReference.host(of: target), let addresses = policy.vettedAddresses(host: host) else { return .refused }
+            return .vetted(addresses)
+        }
+    }
+
+    /// The SSRF address policy, resolving names with the handler's resolver.
+    var addressPolicy: OriginAddressPolicy { OriginAddressPolicy(config.embedded, resolver: resolver) }
 
     /// A playlist body from cache or origin; only successful answers are cached.
     func cachedPlaylist(_ url: String, kind: String, mount: Mount?, request: HTTPRequest) async throws -> (FetchedBody, Double) {

@@ -36,7 +36,7 @@ extension ProxyHandler {
         var originRequest = makeOriginRequest(
             target.url, method: method, mount: target.mount, request: request, maxBodyBytes: config.limits.maxProxyBodyBytes)
         originRequest.everyHopHeaders = everyHopHeaders
-        if target.mount == nil { originRequest.allowRedirect = embeddedRedirectCheck() }
+        vetRedirects(&originRequest, embedded: target.mount == nil)
         let started = ContinuousClock.now
         let stream: OriginStream
         do {
@@ -173,15 +173,6 @@ extension ProxyHandler {
     /// Paths served as playlists in pass-through (read whole, URIs re-pointed).
     static func isPlaylistPath(_ path: String) -> Bool {
         URLReference.hasExtension(path, in: ["m3u8", "m3u"])
-    }
-
-    /// Embedded form: every redirect hop must stay on the allowlist.
-    func embeddedRedirectCheck() -> @Sendable (String) -> Bool {
-        let allowHosts = config.embedded.allowHosts
-        return { target in
-            guard let host = URLReference.host(of: target) else { return false }
-            return allowHosts.contains { $0.matches(host) }
-        }
     }
 }
 

@@ -22,6 +22,8 @@ public final class ProxyHandler: Sendable {
     let subtitleCacheControl: String
     /// Reports open client connections and whether the server is draining; set by the service.
     let serverState: @Sendable () -> (openConnections: Int, accepting: Bool)
+    /// Resolves origin host names for the SSRF address check (the system resolver, unless a test gives one).
+    let resolver: HostResolver
 
     /// Makes a handler for a validated config.
     public init(
@@ -29,8 +31,10 @@ public final class ProxyHandler: Sendable {
         origin: OriginClient,
         logger: ProxyLogger,
         metrics: ProxyMetrics = ProxyMetrics(),
+        resolver: HostResolver = .system,
         serverState: @escaping @Sendable () -> (openConnections: Int, accepting: Bool) = { (0, true) }
     ) {
+        self.resolver = resolver
         self.config = config
         self.router = RequestRouter(config: config)
         self.origin = origin

@@ -12,8 +12,8 @@ public final class ProxyService: Sendable {
     private let server: HTTPServer
     private let logger: ProxyLogger
 
-    /// Builds the service; nothing listens until `start()`.
-    public init(config: ProxyConfig, logger: ProxyLogger) {
+    /// Builds the service; nothing listens until `start()`. `resolver` answers the SSRF address check's lookups.
+    public init(config: ProxyConfig, logger: ProxyLogger, resolver: HostResolver = .system) {
         self.config = config
         self.logger = logger
         let metrics = ProxyMetrics()
@@ -24,7 +24,7 @@ public final class ProxyService: Sendable {
         originConfiguration.caFile = config.originCAFile
         let origin = OriginClient(configuration: originConfiguration)
         let serverBox = Mutex<HTTPServer?>(nil)
-        let handler = ProxyHandler(config: config, origin: origin, logger: logger, metrics: metrics) {
+        let handler = ProxyHandler(config: config, origin: origin, logger: logger, metrics: metrics, resolver: resolver) {
             guard let server = serverBox.withLock({ $0 }) else { return (0, false) }
             return (server.openConnections, server.isAcceptingConnections)
         }

@@ -66,7 +66,9 @@ public final class OriginClient: Sendable {
             return try await perform(request).response
         }
         let result = try outcome.get()
-        guard result.redirectTargets.allSatisfy(request.allowRedirect) else { throw .redirectNotAllowed }
+        guard result.redirectTargets.allSatisfy({ request.allowRedirect($0) && request.redirectAddresses($0) != .refused }) else {
+            throw .redirectNotAllowed
+        }
         return result.response
     }
 
@@ -82,7 +84,7 @@ public final class OriginClient: Sendable {
     func fetchOnce(_ hop: Hop, request: OriginRequest) async throws(OriginError) -> OriginResponse {
         switch hop.url.scheme {
         case "http", "https":
-            return try await fetchHTTP(hop.url, request: request, headers: hop.headers, deadline: hop.deadline)
+            return try await fetchHTTP(hop, request: request)
         case "file":
             return try readFile(hop.url, request: request)
         default:

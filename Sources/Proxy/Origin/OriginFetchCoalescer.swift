@@ -12,6 +12,8 @@ final class OriginFetchCoalescer: Sendable {
         var headers: [String]
         var headersOrigin: String?
         var everyHopHeaders: [String]
+        /// Callers whose checks vetted different addresses (a name whose answer changed) never share.
+        var addresses: [IPAddress]?
         var maxBodyBytes: Int
         var followRedirects: Bool
 
@@ -21,6 +23,7 @@ final class OriginFetchCoalescer: Sendable {
             headers = request.headers.flatMap { [$0.name.lowercased(), $0.value] }
             headersOrigin = request.headersOrigin
             everyHopHeaders = request.everyHopHeaders.flatMap { [$0.name.lowercased(), $0.value] }
+            addresses = request.addresses
             maxBodyBytes = request.maxBodyBytes
             followRedirects = request.followRedirects
         }

@@ -22,6 +22,21 @@ public struct OriginRequest: Sendable {
     public var followRedirects: Bool = true
     /// Checked for every hop's target URL; false stops with `OriginError.redirectNotAllowed`.
     public var allowRedirect: @Sendable (String) -> Bool = { _ in true }
+    /// The addresses the first http(s) hop connects to, when an address check vetted them for its
+    /// host (which is then not resolved again); nil: the host is resolved when connecting.
+    public var addresses: [IPAddress]?
+    /// For each redirect target that passed `allowRedirect`: where its hop may connect.
+    public var redirectAddresses: @Sendable (String) -> HopAddresses = { _ in .resolvedWhenConnecting }
+
+    /// Where one hop may connect.
+    public enum HopAddresses: Sendable, Equatable {
+        /// Wherever the host resolves when the connection is opened (an origin the operator named).
+        case resolvedWhenConnecting
+        /// Only these addresses, vetted for the host; it is not resolved again.
+        case vetted([IPAddress])
+        /// Nowhere: the hop fails with `OriginError.redirectNotAllowed`.
+        case refused
+    }
 
     /// Makes a request.
     public init(url: String, method: HTTPMethod = .get, headers: HTTPHeaders = [:], maxBodyBytes: Int, followRedirects: Bool = true) {
