@@ -5,8 +5,9 @@ import HTTPServer
 extension ProxyHandler {
     /// The track's cues as WebVTT: fetched, converted (SRT, MP4 text), shifted by the track offset, and
     /// mapped to the video's timeline with X-TIMESTAMP-MAP. A missing, empty or broken source becomes a
-    /// valid empty track with a warning: a broken subtitle never breaks playback (SPEC).
-    func subtitleDocument(set: SubtitleSet, track: TrackConfig, master: OriginTarget, request: HTTPRequest) async -> WebVTTDocument {
+    /// valid empty track with a warning: a broken subtitle never breaks playback (SPEC). Load shedding
+    /// is not a broken source: `OriginError.overloaded` is thrown (503), never served or cached empty.
+    func subtitleDocument(set: SubtitleSet, track: TrackConfig, master: OriginTarget, request: HTTPRequest) async throws -> WebVTTDocument {
         let key = set.name + "\u{1}" + track.id + "\u{1}" + cacheKey(master.url, mount: master.mount, request: request)
         if let hit = caches.subtitles.value(for: key) { return hit }
         var document: WebVTTDocument
@@ -18,6 +19,8 @@ extension ProxyHandler {
             ])
             metrics.recordSubtitleFallback(reason: failure.reason)
             document = Self.emptyDocument
+        } catch let shed as OriginError where shed.isShed {
+            throw shed
         } catch {
             metrics.recordSubtitleFallback(reason: "error")
             document = Self.emptyDocument
@@ -31,7 +34,7 @@ extension ProxyHandler {
         if let ticks = track.mpegts {
             // Config overrides whatever the source said.
             document = document.settingTimestampMap(TimestampMap(mpegts: ticks, local: 0), keepExisting: false)
-        } else if document.timestampMap == nil, let ticks = await presentationStart(master, request: request) {
+        } else if document.timestampMap == nil, let ticks = try await presentationStart(master, request: request) {
             document = document.settingTimestampMap(TimestampMap(mpegts: ticks, local: 0), keepExisting: true)
         }
         let cost = 256 + document.cues.reduce(0) { $0 + 48 + $1.payload.reduce(0) { $0 + $1.utf8.count } }
@@ -58,6 +61,8 @@ extension ProxyHandler {
             (fetched, _) = try await fetch(
                 url, kind: "subtitle", maxBytes: config.limits.maxSubtitleBytes, mount: master.mount, request: request,
                 operatorNamed: operatorNamed)
+        } catch let shed as OriginError where shed.isShed {
+            throw shed
         } catch {
             throw SubtitleSourceFailure(reason: "unreachable", detail: String(describing: error))
         }
@@ -108,11 +113,12 @@ extension ProxyHandler {
         }
     }
 
-    /// The first presentation timestamp of the master's first variant's first segment, 90 kHz ticks.
-    func presentationStart(_ master: OriginTarget, request: HTTPRequest) async -> Int64? {
+    /// The first presentation timestamp of the master's first variant's first segment, 90 kHz ticks;
+    /// nil when it cannot be had. Throws only `OriginError.overloaded`.
+    func presentationStart(_ master: OriginTarget, request: HTTPRequest) async throws -> Int64? {
         let key = cacheKey(master.url, mount: master.mount, request: request)
         if let hit = caches.timestamps.value(for: key) { return hit }
-        guard let timeline = await videoTimeline(master, request: request),
+        guard let timeline = try await videoTimeline(master, request: request),
               let segmentURL = timeline.firstSegmentURL, mayFetchDerived(segmentURL, master: master)
         else { return nil }
         do {
@@ -129,6 +135,8 @@ extension ProxyHandler {
             }
             caches.timestamps.store(ticks, for: key, cost: 64, ttl: ConfigSeconds.duration(config.cache.subtitleTTL))
             return ticks
+        } catch let shed as OriginError where shed.isShed {
+            throw shed
         } catch {
             logger.log(.warn, "first PTS unavailable; subtitles go without X-TIMESTAMP-MAP", [
                 ("master", master.proxyTarget), ("error", String(describing: error)),

@@ -10,7 +10,7 @@ extension ProxyHandler {
               let track = set.tracks.first(where: { $0.id == url.trackID })
         else { throw ProxyError.notFound("no subtitle track \(Sanitized.text(url.setName))/\(Sanitized.text(url.trackID))") }
         let master = try masterTarget(of: url)
-        let timeline = await videoTimeline(master, request: request)
+        let timeline = try await videoTimeline(master, request: request)
         switch url.resource {
         case .playlist:
             let body: [UInt8]
@@ -18,23 +18,23 @@ extension ProxyHandler {
             case .single:
                 var duration = timeline?.duration ?? 0
                 if duration <= 0 {
-                    duration = Double(await subtitleDocument(set: set, track: track, master: master, request: request).largestEnd) / 1000
+                    duration = Double(try await subtitleDocument(set: set, track: track, master: master, request: request).largestEnd) / 1000
                 }
                 body = SubtitlePlaylistBuilder.single(duration: duration, uri: "0.vtt", playlistType: timeline?.playlistType ?? "VOD")
             case .segmented:
-                let durations = await windows(for: track, set: set, master: master, timeline: timeline, request: request)
+                let durations = try await windows(for: track, set: set, master: master, timeline: timeline, request: request)
                 body = SubtitlePlaylistBuilder.segmented(durations: durations, uri: { "\($0).vtt" }, playlistType: timeline?.playlistType ?? "VOD")
             }
             return RouteResponse(route: .subtitlePlaylist, response: playlistResponse(body, cacheControl: subtitleCacheControl))
         case .segment(let index):
-            let document = await subtitleDocument(set: set, track: track, master: master, request: request)
+            let document = try await subtitleDocument(set: set, track: track, master: master, request: request)
             let bytes: [UInt8]
             switch track.mode {
             case .single:
                 guard index == 0 else { throw ProxyError.notFound("a single-file subtitle track has only segment 0") }
                 bytes = document.serialized()
             case .segmented:
-                let durations = await windows(for: track, set: set, master: master, timeline: timeline, request: request)
+                let durations = try await windows(for: track, set: set, master: master, timeline: timeline, request: request)
                 let segments = document.segmented(boundaries: SubtitlePlaylistBuilder.boundaries(durations: durations))
                 guard segments.indices.contains(index) else { throw ProxyError.notFound("no subtitle segment \(index)") }
                 bytes = segments[index].serialized()
@@ -57,14 +57,15 @@ extension ProxyHandler {
 
     /// Segment durations for a segmented track: the video's own when known, else fixed windows over
     /// the video's or the subtitles' duration.
-    func windows(for track: TrackConfig, set: SubtitleSet, master: OriginTarget, timeline: VideoTimeline?, request: HTTPRequest) async -> [Double] {
+    func windows(for track: TrackConfig, set: SubtitleSet, master: OriginTarget, timeline: VideoTimeline?, request: HTTPRequest) async throws -> [Double] {
         if let timeline, !timeline.durations.isEmpty { return timeline.durations }
-        let document = await subtitleDocument(set: set, track: track, master: master, request: request)
+        let document = try await subtitleDocument(set: set, track: track, master: master, request: request)
         return SubtitlePlaylistBuilder.fixedWindows(totalDuration: Double(document.largestEnd) / 1000, segmentDuration: track.segmentDuration)
     }
 
     /// Segment durations and first segment of the master's first variant; nil when it cannot be had.
-    func videoTimeline(_ master: OriginTarget, request: HTTPRequest) async -> VideoTimeline? {
+    /// Throws only `OriginError.overloaded`: a shed fetch says nothing about the video.
+    func videoTimeline(_ master: OriginTarget, request: HTTPRequest) async throws -> VideoTimeline? {
         let key = cacheKey(master.url, mount: master.mount, request: request)
         if let hit = caches.timelines.value(for: key) { return hit }
         do {
@@ -86,6 +87,8 @@ extension ProxyHandler {
             )
             caches.timelines.store(timeline, for: key, cost: 64 + 8 * timeline.durations.count, ttl: ConfigSeconds.duration(config.cache.subtitleTTL))
             return timeline
+        } catch let shed as OriginError where shed.isShed {
+            throw shed
         } catch {
             logger.log(.warn, "video timeline unavailable", [("master", master.proxyTarget), ("error", String(describing: error))])
             return nil

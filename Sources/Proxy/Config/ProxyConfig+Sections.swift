@@ -1,3 +1,5 @@
+import HTTPServer
+
 extension ProxyConfig {
     /// Where the server accepts connections (JSON `listen`).
     public struct Listen: Sendable, Hashable {
@@ -76,6 +78,9 @@ extension ProxyConfig {
         public var maxProxyBodyBytes: Int
         /// Open client connections accepted at once (`max_connections`).
         public var maxConnections: Int
+        /// Origin exchanges in flight at once (`max_origin_exchanges`); nil: derived from the
+        /// descriptor limit (`effectiveMaxOriginExchanges`).
+        public var maxOriginExchanges: Int?
 
         /// Makes limits; the defaults are the JSON defaults.
         public init(
@@ -86,6 +91,27 @@ extension ProxyConfig {
             self.maxSubtitleBytes = maxSubtitleBytes
             self.maxProxyBodyBytes = maxProxyBodyBytes
             self.maxConnections = maxConnections
+        }
+
+        /// The ceiling in force: `max_origin_exchanges`, else a quarter of the soft descriptor limit
+        /// (RLIMIT_NOFILE; each exchange holds a thread, its socket and an eventfd while the client
+        /// connection waiting on it holds a third descriptor), kept between 16 and 1024; 1024 when
+        /// the limit is unlimited or unreadable.
+        public var effectiveMaxOriginExchanges: Int {
+            maxOriginExchanges ?? OriginClient.defaultMaxExchanges(descriptorLimit: HTTPExchangeSlots.descriptorLimit)
+        }
+
+        /// One line saying what the ceiling is and where it comes from, for `--check-config` and the startup log.
+        public var originExchangesSummary: String {
+            let source: String
+            if maxOriginExchanges != nil {
+                source = "limits.max_origin_exchanges"
+            } else if let descriptors = HTTPExchangeSlots.descriptorLimit {
+                source = "derived: a quarter of RLIMIT_NOFILE \(descriptors), between 16 and 1024"
+            } else {
+                source = "derived: RLIMIT_NOFILE unlimited"
+            }
+            return "origin exchanges: at most \(effectiveMaxOriginExchanges) in flight (\(source)); more get 503"
         }
     }
 

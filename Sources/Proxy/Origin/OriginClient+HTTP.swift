@@ -44,7 +44,8 @@ extension OriginClient {
                 connectTimeout: configuration.connectTimeout,
                 deadline: remaining,
                 maxBodyBytes: request.maxBodyBytes,
-                pool: connections
+                pool: connections,
+                slots: exchangeSlots
             )
         } catch {
             throw OriginError(error)

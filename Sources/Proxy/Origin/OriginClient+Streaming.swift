@@ -36,7 +36,7 @@ extension OriginClient {
             response = try await HTTPClient.stream(
                 clientRequest, connectTimeout: configuration.connectTimeout, headTimeout: remaining,
                 idleTimeout: configuration.totalTimeout, maxBodyBytes: max(0, request.maxBodyBytes),
-                pool: connections)
+                pool: connections, slots: exchangeSlots)
         } catch {
             throw OriginError(error)
         }

@@ -16,6 +16,9 @@ public final class OriginClient: Sendable {
         public var userAgent = "hls-subtitle-proxy/0.1"
         /// A PEM file of CA certificates trusted for https origins besides the system store.
         public var caFile: String?
+        /// The most http and https exchanges in flight at once (each a thread and two descriptors
+        /// until its body is read); more fail at once with `OriginError.overloaded`.
+        public var maxExchanges = OriginClient.defaultMaxExchanges(descriptorLimit: HTTPExchangeSlots.descriptorLimit)
 
         /// The defaults.
         public init() {}
@@ -38,11 +41,23 @@ public final class OriginClient: Sendable {
     let tlsContext: TLSContext
     /// Idle http and https connections to origins, reused by the next fetch or stream to the same one.
     let connections = HTTPConnectionPool()
+    /// The ceiling on exchanges in flight. A fetch joining a coalesced one takes no slot.
+    public let exchangeSlots: HTTPExchangeSlots
 
     /// Makes a client.
     public init(configuration: Configuration) {
         self.configuration = configuration
         self.tlsContext = TLSContext(caFile: configuration.caFile)
+        self.exchangeSlots = HTTPExchangeSlots(limit: configuration.maxExchanges)
+    }
+
+    /// The default ceiling on exchanges in flight: a quarter of the soft descriptor limit, between
+    /// 16 and 1024 (1024 when there is no limit). An exchange holds two descriptors and the client
+    /// connection waiting for it a third; the quarter leaves room for idle clients, pooled
+    /// connections, cache files and listeners.
+    public static func defaultMaxExchanges(descriptorLimit: Int?) -> Int {
+        guard let descriptorLimit else { return 1024 }
+        return min(1024, max(16, descriptorLimit / 4))
     }
 
     /// Fetches `request.url`, following redirects when asked. Identical concurrent requests
