@@ -23,14 +23,17 @@ struct OriginAddressPolicy: Sendable {
     }
 
     /// Resolves `host` off the async pool and returns its addresses, every one of which must be
-    /// permitted; the fetch connects to these and nothing else.
+    /// permitted; the fetch connects to these and nothing else. The lookup's thread takes one of
+    /// `slots` while it runs: with none free, `OriginError.overloaded`; else a `ProxyError`.
     @discardableResult
-    func check(host: String) async throws(ProxyError) -> [IPAddress] {
+    func check(host: String, slots: HTTPExchangeSlots? = nil) async throws -> [IPAddress] {
         let addresses: [IPAddress]
-        do {
-            addresses = try await resolver.resolve(host)
+        do throws(HTTPClientError) {
+            addresses = try await resolver.resolve(host, slots: slots)
+        } catch .tooManyExchanges(let limit) {
+            throw OriginError.overloaded(limit: limit)
         } catch {
-            throw .badGateway("could not resolve \(Sanitized.text(host))")
+            throw ProxyError.badGateway("could not resolve \(Sanitized.text(host))")
         }
         try verdict(host: host, addresses: addresses)
         return addresses

@@ -37,7 +37,7 @@ extension ProxyHandler {
             // A mount origin or a URL written in the config is the operator's choice; any other host was
             // reached by name from the allowlist (or a playlist), so its resolved addresses are vetted
             // too, and the fetch connects to exactly those.
-            originRequest.addresses = try await addressPolicy.check(host: host)
+            originRequest.addresses = try await addressPolicy.check(host: host, slots: origin.exchangeSlots)
         }
         let started = ContinuousClock.now
         defer { metrics.recordOriginFetch(kind: kind, seconds: Self.milliseconds(started.duration(to: .now)) / 1000) }

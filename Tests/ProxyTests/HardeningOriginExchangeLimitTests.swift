@@ -1,5 +1,6 @@
 import Foundation
-import HTTPServer
+@testable import HTTPServer
+import Synchronization
 import Testing
 @testable import Proxy
 
@@ -117,6 +118,21 @@ import Testing
             #expect(try await Self.eventually { proxy.service.handler.origin.exchangeSlots.inFlight == 0 })
             #expect(try await proxy.get("/m/seg.ts?n=2").status == 200)
         }
+    }
+
+    @Test func anAddressCheckLookupTakesASlotAndIsShedWhenNoneIsFree() async throws {
+        let slots = HTTPExchangeSlots(limit: 1)
+        let lookups = Mutex(0)
+        let resolver = HostResolver { _ in
+            lookups.withLock { $0 += 1 }
+            return [IPAddress(bytes: [192, 0, 2, 1])].compactMap { $0 }
+        }
+        #expect(try await resolver.resolve("a.example", slots: slots).count == 1)
+        #expect(slots.inFlight == 0)
+        #expect(slots.acquire())
+        await #expect(throws: HTTPClientError.tooManyExchanges(limit: 1)) { try await resolver.resolve("b.example", slots: slots) }
+        #expect(lookups.withLock { $0 } == 1)
+        slots.release()
     }
 
     @Test func theDefaultCeilingIsAQuarterOfTheDescriptorLimitBetween16And1024() {

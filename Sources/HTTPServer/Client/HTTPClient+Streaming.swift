@@ -22,10 +22,12 @@ extension HTTPClient {
         slots: HTTPExchangeSlots? = nil
     ) async throws(HTTPClientError) -> HTTPClientStreamingResponse {
         let head = try makeRequestHead(request, keepAlive: pool != nil)
+        // The slot comes first: a refused exchange opens no descriptor and starts no thread.
+        if let slots, !slots.acquire() { throw .tooManyExchanges(limit: slots.limit) }
         let start = ContinuousClock.now
         let cancellation = HTTPClientCancellation()
         let channel = HTTPClientBodyChannel(bufferLimit: bufferBytes, cancellation: cancellation)
-        let result: Result<HTTPClientStreamingResponse, HTTPClientError> = await HTTPClientThread.exchange(cancellation, slots: slots) { deliver in
+        let result: Result<HTTPClientStreamingResponse, HTTPClientError> = await HTTPClientThread.exchange(cancellation, releasing: slots) { deliver in
             streamExchange(
                 request, head: head, start: start,
                 timeouts: (connectTimeout, headTimeout, idleTimeout), maxBodyBytes: max(0, maxBodyBytes),

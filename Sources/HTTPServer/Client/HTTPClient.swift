@@ -20,9 +20,11 @@ public struct HTTPClient: Sendable {
         slots: HTTPExchangeSlots? = nil
     ) async throws(HTTPClientError) -> HTTPClientResponse {
         let head = try makeRequestHead(request, keepAlive: pool != nil)
+        // The slot comes first: a refused exchange opens no descriptor and starts no thread.
+        if let slots, !slots.acquire() { throw .tooManyExchanges(limit: slots.limit) }
         let start = ContinuousClock.now
         let cancellation = HTTPClientCancellation()
-        let result: Result<HTTPClientResponse, HTTPClientError> = await HTTPClientThread.exchange(cancellation, slots: slots) { deliver in
+        let result: Result<HTTPClientResponse, HTTPClientError> = await HTTPClientThread.exchange(cancellation, releasing: slots) { deliver in
             deliver(Result { () throws(HTTPClientError) -> HTTPClientResponse in
                 try exchange(
                     request,

@@ -42,19 +42,14 @@ extension HTTPClientThread {
     /// Runs a blocking exchange on a thread of its own and waits for the outcome it delivers (once).
     /// The calling task's cancellation fires `cancellation`, which the exchange polls; the eventfd is
     /// closed once the exchange is over.
-    /// With `slots`, the exchange takes one before its thread starts and gives it back when the thread
-    /// is done (for a stream, once the body has been read or abandoned); with none free it fails at
-    /// once with `.tooManyExchanges` and no thread is made.
+    /// `slot`, taken by the caller before it made anything for the exchange, is given back when the
+    /// thread is done (for a stream, once the body has been read or abandoned).
     static func exchange<Value: Sendable>(
         _ cancellation: HTTPClientCancellation,
-        slots: HTTPExchangeSlots? = nil,
+        releasing slots: HTTPExchangeSlots? = nil,
         _ work: @escaping @Sendable (_ deliver: @escaping @Sendable (Result<Value, HTTPClientError>) -> Void) -> Void
     ) async -> Result<Value, HTTPClientError> {
-        if let slots, !slots.acquire() {
-            cancellation.close()
-            return .failure(.tooManyExchanges(limit: slots.limit))
-        }
-        return await withTaskCancellationHandler {
+        await withTaskCancellationHandler {
             await withCheckedContinuation { continuation in
                 let started = start {
                     work { continuation.resume(returning: $0) }

@@ -26,12 +26,19 @@ public struct HostResolver: Sendable {
     }
 
     /// `addresses(of:)` on a thread of its own, so a slow resolver never holds an async pool thread.
-    public func resolve(_ host: String) async throws(HTTPClientError) -> [IPAddress] {
+    /// With `slots`, the lookup's thread counts against them like an exchange; none free:
+    /// `.tooManyExchanges` at once, and no thread is made.
+    public func resolve(_ host: String, slots: HTTPExchangeSlots? = nil) async throws(HTTPClientError) -> [IPAddress] {
+        if let slots, !slots.acquire() { throw .tooManyExchanges(limit: slots.limit) }
         let result: Result<[IPAddress], HTTPClientError> = await withCheckedContinuation { continuation in
             let started = HTTPClientThread.start {
                 continuation.resume(returning: Result { () throws(HTTPClientError) in try addresses(of: host) })
+                slots?.release()
             }
-            if !started { continuation.resume(returning: .failure(.dnsFailure("could not start a resolver thread"))) }
+            if !started {
+                slots?.release()
+                continuation.resume(returning: .failure(.dnsFailure("could not start a resolver thread")))
+            }
         }
         return try result.get()
     }
