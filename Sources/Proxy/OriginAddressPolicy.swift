@@ -39,8 +39,8 @@ struct OriginAddressPolicy: Sendable {
         return addresses
     }
 
-    /// The same check, blocking the calling thread (for redirect hops, decided synchronously): the
-    /// vetted addresses, or nil when the name does not resolve or any address is refused.
+    /// The same check, blocking the calling thread (never call it on a task pool thread): the vetted
+    /// addresses, or nil when the name does not resolve or any address is refused.
     func vettedAddresses(host: String) -> [IPAddress]? {
         guard let addresses = try? resolver.addresses(of: host), (try? verdict(host: host, addresses: addresses)) != nil else {
             return nil

@@ -63,8 +63,13 @@ extension ProxyHandler {
         }
         originRequest.redirectAddresses = { target in
             if let origin = URLReference.origin(of: target), mountOrigins.contains(origin) { return .resolvedWhenConnecting }
-            guard let host = URLReference.host(of: target), let addresses = policy.vettedAddresses(host: host) else { return .refused }
-            return .vetted(addresses)
+            guard let host = URLReference.host(of: target) else { return .refused }
+            // Any failure (no address, a refused one, no lookup thread) refuses the hop: fail closed.
+            do {
+                return .vetted(try await policy.check(host: host))
+            } catch {
+                return .refused
+            }
         }
     }
 

@@ -41,7 +41,7 @@ extension OriginClient {
                 throw .redirectLoop
             }
             guard request.allowRedirect(next.string) else { throw .redirectNotAllowed }
-            switch request.redirectAddresses(next.string) {
+            switch await request.redirectAddresses(next.string) {
             case .refused: throw .redirectNotAllowed
             case .resolvedWhenConnecting: hop.addresses = nil
             case .vetted(let addresses): hop.addresses = addresses

@@ -81,8 +81,8 @@ public final class OriginClient: Sendable {
             return try await perform(request).response
         }
         let result = try outcome.get()
-        guard result.redirectTargets.allSatisfy({ request.allowRedirect($0) && request.redirectAddresses($0) != .refused }) else {
-            throw .redirectNotAllowed
+        for target in result.redirectTargets {
+            guard request.allowRedirect(target), await request.redirectAddresses(target) != .refused else { throw .redirectNotAllowed }
         }
         return result.response
     }

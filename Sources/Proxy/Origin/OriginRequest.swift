@@ -25,8 +25,9 @@ public struct OriginRequest: Sendable {
     /// The addresses the first http(s) hop connects to, when an address check vetted them for its
     /// host (which is then not resolved again); nil: the host is resolved when connecting.
     public var addresses: [IPAddress]?
-    /// For each redirect target that passed `allowRedirect`: where its hop may connect.
-    public var redirectAddresses: @Sendable (String) -> HopAddresses = { _ in .resolvedWhenConnecting }
+    /// For each redirect target that passed `allowRedirect`: where its hop may connect (async, so a
+    /// lookup runs on a thread of its own rather than blocking a task pool thread).
+    public var redirectAddresses: @Sendable (String) async -> HopAddresses = { _ in .resolvedWhenConnecting }
 
     /// Where one hop may connect.
     public enum HopAddresses: Sendable, Equatable {
