@@ -129,4 +129,26 @@ import Testing
         #expect(first.requestsPerConnection == [2])
         #expect(pool.idleCount == 2)
     }
+
+    @Test func aVettedHTTPSConnectionGoesToTheCheckedAddressAndStillVerifiesTheHostName() async throws {
+        let origin = try TLSTestOrigin(routes: ["/": TestOrigin.response(status: 200, body: Array("secure".utf8))])
+        defer { origin.stop() }
+        let context = TLSContext(caFile: TLSTestOrigin.caFile)
+        let loopback = try #require(IPAddress("127.0.0.1"))
+        // The name is only for SNI and the certificate: the connect goes to the vetted address.
+        var request = HTTPClientRequest(host: "localhost", port: origin.port, target: "/", tls: context)
+        request.addresses = [loopback]
+        let response = try await HTTPClient.send(request, connectTimeout: .seconds(10), deadline: .seconds(30), maxBodyBytes: 100)
+        #expect(response.body == Array("secure".utf8))
+        #expect(origin.serverNames.last == "localhost")
+        // A name the certificate does not carry fails, whatever address it was vetted at.
+        var other = HTTPClientRequest(host: "other.example", port: origin.port, target: "/", tls: context)
+        other.addresses = [loopback]
+        await #expect {
+            _ = try await HTTPClient.send(other, connectTimeout: .seconds(10), deadline: .seconds(30), maxBodyBytes: 100)
+        } throws: { error in
+            guard case .tlsHandshakeFailed = error as? HTTPClientError else { return false }
+            return true
+        }
+    }
 }
