@@ -149,7 +149,8 @@ public struct CommandLineOptions: Equatable, Sendable {
                                  config, else 1; one per core the proxy may use is the most that helps)
               --log-level L      diagnostics on stderr: debug, info, warn or error (default info)
               --access-log on|off  one JSON line per request on stdout (default on, or the config's access_log)
-              --check-config     validate the config, print every problem by field path, exit 0 or 1
+              --check-config     validate the config, print every problem by field path, exit 0 or 1;
+                                 a valid one also prints the origin exchange ceiling in force
           -V, --version          print the version and exit
           -h, --help             print this help and exit
 

@@ -4,13 +4,17 @@ import HTTPServer
 /// not enough: if it resolves to loopback, link-local or private space, a client could reach the
 /// network the proxy sits in (SSRF). Such addresses pass only when listed as IP literals in
 /// `embedded.allow_hosts`, or when `embedded.allow_private_networks` is true.
+/// The addresses a check passes are the ones to connect to (`OriginRequest.addresses`): resolving the
+/// name again to connect would let a rebinding DNS server answer differently the second time.
 struct OriginAddressPolicy: Sendable {
     let allowPrivateNetworks: Bool
     let listedAddresses: Set<IPAddress>
+    let resolver: HostResolver
 
-    init(_ embedded: ProxyConfig.EmbeddedOrigins) {
+    init(_ embedded: ProxyConfig.EmbeddedOrigins, resolver: HostResolver = .system) {
         allowPrivateNetworks = embedded.allowPrivateNetworks
         listedAddresses = Set(embedded.allowHosts.compactMap { IPAddress($0.pattern) })
+        self.resolver = resolver
     }
 
     /// Whether a connection to `address` is allowed.
@@ -18,22 +22,35 @@ struct OriginAddressPolicy: Sendable {
         allowPrivateNetworks || listedAddresses.contains(address) || !Self.isInternal(address)
     }
 
-    /// Resolves `host` off the async pool; every address must be permitted, since the client may
-    /// connect to any of them.
-    func check(host: String) async throws(ProxyError) {
+    /// Resolves `host` off the async pool and returns its addresses, every one of which must be
+    /// permitted; the fetch connects to these and nothing else. The lookup's thread takes one of
+    /// `slots` while it runs: with none free, `OriginError.overloaded`; else a `ProxyError`.
+    @discardableResult
+    func check(host: String, slots: HTTPExchangeSlots? = nil) async throws -> [IPAddress] {
         let addresses: [IPAddress]
-        do {
-            addresses = try await HostResolver.resolve(host)
+        do throws(HTTPClientError) {
+            addresses = try await resolver.resolve(host, slots: slots)
+        } catch .tooManyExchanges(let limit) {
+            throw OriginError.overloaded(limit: limit)
         } catch {
-            throw .badGateway("could not resolve \(Sanitized.text(host))")
+            throw ProxyError.badGateway("could not resolve \(Sanitized.text(host))")
         }
         try verdict(host: host, addresses: addresses)
+        return addresses
     }
 
-    /// The same check, blocking the calling thread (for redirect hops, decided synchronously).
+    /// The same check, blocking the calling thread (never call it on a task pool thread): the vetted
+    /// addresses, or nil when the name does not resolve or any address is refused.
+    func vettedAddresses(host: String) -> [IPAddress]? {
+        guard let addresses = try? resolver.addresses(of: host), (try? verdict(host: host, addresses: addresses)) != nil else {
+            return nil
+        }
+        return addresses
+    }
+
+    /// Whether `vettedAddresses` passes `host`.
     func checkBlocking(host: String) -> Bool {
-        guard let addresses = try? HostResolver.addresses(of: host) else { return false }
-        return (try? verdict(host: host, addresses: addresses)) != nil
+        vettedAddresses(host: host) != nil
     }
 
     private func verdict(host: String, addresses: [IPAddress]) throws(ProxyError) {

@@ -1,19 +1,28 @@
 import HTTPServer
 
 extension ProxyHandler {
-    /// The headers sent upstream: the client's forwarded headers, plus the mount's injected ones when
-    /// the URL is on the mount's own origin (secrets never go to a host the operator did not name).
-    func upstreamHeaders(for url: String, mount: Mount?, request: HTTPRequest) -> HTTPHeaders {
+    /// The fields sent upstream for a mount: the client's forwarded headers and the mount's injected
+    /// ones. They belong to the mount's own origin only; `makeOriginRequest` binds them to it.
+    func upstreamHeaders(mount: Mount, request: HTTPRequest) -> HTTPHeaders {
         var headers = HTTPHeaders()
-        guard let mount else { return headers }
         for name in mount.forwardHeaders {
             for value in request.headers.values(name) { headers.add(name: name, value: value) }
         }
-        if case .http(let base) = mount.origin, let mountOrigin = URLReference.origin(of: base),
-           URLReference.origin(of: url) == mountOrigin {
-            for header in mount.injectHeaders { headers[header.name] = header.value }
-        }
+        for header in mount.injectHeaders { headers[header.name] = header.value }
         return headers
+    }
+
+    /// An origin request whose forwarded and injected fields go only to hops on the mount's own origin
+    /// (same scheme, host and port as its `origin`), whatever URL the request starts at and wherever
+    /// redirects lead: secrets never reach a host the operator did not name for them. Directory mounts
+    /// and the embedded form have no such fields.
+    func makeOriginRequest(_ url: String, method: HTTPMethod, mount: Mount?, request: HTTPRequest, maxBodyBytes: Int) -> OriginRequest {
+        var originRequest = OriginRequest(url: url, method: method, maxBodyBytes: maxBodyBytes)
+        if let mount, case .http(let base) = mount.origin {
+            originRequest.headers = upstreamHeaders(mount: mount, request: request)
+            originRequest.headersOrigin = base
+        }
+        return originRequest
     }
 
     /// Fetches one origin URL, timing it for the latency histogram.
@@ -21,28 +30,14 @@ extension ProxyHandler {
         _ url: String, kind: String, maxBytes: Int, mount: Mount?, request: HTTPRequest, extraHeaders: HTTPHeaders = HTTPHeaders(),
         operatorNamed: Bool = false
     ) async throws -> (FetchedBody, Double) {
-        var headers = upstreamHeaders(for: url, mount: mount, request: request)
-        for field in extraHeaders { headers[field.name] = field.value }
-        var originRequest = OriginRequest(url: url, method: .get, headers: headers, maxBodyBytes: maxBytes)
-        // Every redirect hop to a host that is not a mount origin is vetted by address (an origin is not
-        // trusted to send us into the local network); in the embedded form it must be allowlisted too.
-        let allowHosts = config.embedded.allowHosts
-        let policy = OriginAddressPolicy(config.embedded)
-        let mountOrigins = Set(config.mounts.compactMap { mount -> String? in
-            if case .http(let base) = mount.origin { return URLReference.origin(of: base) }
-            return nil
-        })
-        let embedded = mount == nil
-        originRequest.allowRedirect = { target in
-            guard let host = URLReference.host(of: target) else { return false }
-            if embedded, !allowHosts.contains(where: { $0.matches(host) }) { return false }
-            if let origin = URLReference.origin(of: target), mountOrigins.contains(origin) { return true }
-            return policy.checkBlocking(host: host)
-        }
+        var originRequest = makeOriginRequest(url, method: .get, mount: mount, request: request, maxBodyBytes: maxBytes)
+        originRequest.everyHopHeaders = extraHeaders
+        vetRedirects(&originRequest, embedded: mount == nil)
         if !operatorNamed, let host = URLReference.host(of: url), !isOnMountOrigin(url) {
             // A mount origin or a URL written in the config is the operator's choice; any other host was
-            // reached by name from the allowlist (or a playlist), so its resolved addresses are vetted too.
-            try await OriginAddressPolicy(config.embedded).check(host: host)
+            // reached by name from the allowlist (or a playlist), so its resolved addresses are vetted
+            // too, and the fetch connects to exactly those.
+            originRequest.addresses = try await addressPolicy.check(host: host, slots: origin.exchangeSlots)
         }
         let started = ContinuousClock.now
         defer { metrics.recordOriginFetch(kind: kind, seconds: Self.milliseconds(started.duration(to: .now)) / 1000) }
@@ -51,6 +46,35 @@ extension ProxyHandler {
         let fetched = FetchedBody(status: response.status, body: response.body, finalURL: response.finalURL, contentType: response.headers["Content-Type"])
         return (fetched, elapsed)
     }
+
+    /// Every redirect hop to a host that is not a mount origin is vetted by address (an origin is not
+    /// trusted to send us into the local network) and connects to the addresses vetted; in the
+    /// embedded form it must be allowlisted too.
+    func vetRedirects(_ originRequest: inout OriginRequest, embedded: Bool) {
+        let allowHosts = config.embedded.allowHosts
+        let policy = addressPolicy
+        let mountOrigins = Set(config.mounts.compactMap { mount -> String? in
+            if case .http(let base) = mount.origin { return URLReference.origin(of: base) }
+            return nil
+        })
+        originRequest.allowRedirect = { target in
+            guard let host = URLReference.host(of: target) else { return false }
+            return !embedded || allowHosts.contains(where: { $0.matches(host) })
+        }
+        originRequest.redirectAddresses = { target in
+            if let origin = URLReference.origin(of: target), mountOrigins.contains(origin) { return .resolvedWhenConnecting }
+            guard let host = URLReference.host(of: target) else { return .refused }
+            // Any failure (no address, a refused one, no lookup thread) refuses the hop: fail closed.
+            do {
+                return .vetted(try await policy.check(host: host))
+            } catch {
+                return .refused
+            }
+        }
+    }
+
+    /// The SSRF address policy, resolving names with the handler's resolver.
+    var addressPolicy: OriginAddressPolicy { OriginAddressPolicy(config.embedded, resolver: resolver) }
 
     /// A playlist body from cache or origin, fetched as `target`'s URL form does (its mount's headers);
     /// only successful answers are cached, under a key that names that form.

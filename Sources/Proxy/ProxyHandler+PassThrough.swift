@@ -15,23 +15,28 @@ extension ProxyHandler {
         if let cached = cachedPassThrough(target, request: request) { return cached }
         if let pieced = try await piecedPassThrough(target, request: request) { return pieced }
         let looksLikePlaylist = Self.isPlaylistPath(target.proxyPath)
-        var headers = upstreamHeaders(for: target.url, mount: target.mount, request: request)
+        // Range and If-Range carry nothing private and follow redirects; the mount's fields are bound
+        // to its origin by `streamFromOrigin`.
+        var headers = HTTPHeaders()
         let range = request.headers["Range"]
         if !looksLikePlaylist, let range, ByteRangeRequest.isForwardable(range) {
             headers["Range"] = range
             if let validator = request.headers["If-Range"] { headers["If-Range"] = validator }
         }
-        let (stream, elapsed) = try await streamFromOrigin(target, method: request.method, headers: headers)
+        let (stream, elapsed) = try await streamFromOrigin(target, method: request.method, everyHopHeaders: headers, request: request)
         let answer = try await respond(stream, target: target, request: request, rangeForwarded: headers["Range"] != nil, originMilliseconds: elapsed)
         if isDiskCacheable(target, request: request) { diskCache?.record { $0.misses += 1 } }
         return answer
     }
 
     /// Opens an origin stream for a pass-through request, timing it for the latency histogram; an
-    /// origin 5xx becomes the proxy's 502.
-    func streamFromOrigin(_ target: OriginTarget, method: HTTPMethod, headers: HTTPHeaders) async throws -> (OriginStream, Double) {
-        var originRequest = OriginRequest(url: target.url, method: method, headers: headers, maxBodyBytes: config.limits.maxProxyBodyBytes)
-        if target.mount == nil { originRequest.allowRedirect = embeddedRedirectCheck() }
+    /// origin 5xx becomes the proxy's 502. `everyHopHeaders` (Range, If-Range) go on every hop; the
+    /// mount's forwarded and injected fields only to its own origin.
+    func streamFromOrigin(_ target: OriginTarget, method: HTTPMethod, everyHopHeaders: HTTPHeaders, request: HTTPRequest) async throws -> (OriginStream, Double) {
+        var originRequest = makeOriginRequest(
+            target.url, method: method, mount: target.mount, request: request, maxBodyBytes: config.limits.maxProxyBodyBytes)
+        originRequest.everyHopHeaders = everyHopHeaders
+        vetRedirects(&originRequest, embedded: target.mount == nil)
         let started = ContinuousClock.now
         let stream: OriginStream
         do {
@@ -168,15 +173,6 @@ extension ProxyHandler {
     /// Paths served as playlists in pass-through (read whole, URIs re-pointed).
     static func isPlaylistPath(_ path: String) -> Bool {
         URLReference.hasExtension(path, in: ["m3u8", "m3u"])
-    }
-
-    /// Embedded form: every redirect hop must stay on the allowlist.
-    func embeddedRedirectCheck() -> @Sendable (String) -> Bool {
-        let allowHosts = config.embedded.allowHosts
-        return { target in
-            guard let host = URLReference.host(of: target) else { return false }
-            return allowHosts.contains { $0.matches(host) }
-        }
     }
 }
 

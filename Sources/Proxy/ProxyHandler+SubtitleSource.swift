@@ -8,13 +8,15 @@ extension ProxyHandler {
     /// valid empty track with a warning: a broken subtitle never breaks playback (SPEC). That fallback is
     /// cached for `cache.fallback_ttl_seconds` only, so a source that comes back is served again soon.
     /// Concurrent requests for one track share one fetch and parse, and one document while they hold it.
-    func subtitleCues(set: SubtitleSet, track: TrackConfig, master: OriginTarget, request: HTTPRequest) async -> SubtitleTrackCues {
+    /// Load shedding is not a broken source: `OriginError.overloaded` is thrown (503), never served or
+    /// cached empty.
+    func subtitleCues(set: SubtitleSet, track: TrackConfig, master: OriginTarget, request: HTTPRequest) async throws -> SubtitleTrackCues {
         let key = memoryCacheKey(master.url, target: master, request: request, qualifiers: [set.name, track.id])
         if let hit = caches.subtitles.value(for: key) { return hit }
-        return await caches.subtitleLoads.cues(for: key) { [self] in
+        return try await caches.subtitleLoads.cues(for: key) { [self] in
             // A load that finished between the lookup above and this one left its document in the cache.
             if let hit = caches.subtitles.value(for: key, countingMiss: false) { return hit }
-            let cues = await loadTrack(set: set, track: track, master: master, request: request)
+            let cues = try await loadTrack(set: set, track: track, master: master, request: request)
             let ttl = cues.isFallback ? min(config.cache.fallbackTTL, config.cache.subtitleTTL) : config.cache.subtitleTTL
             let cost = 256 + cues.document.cues.reduce(0) { $0 + 48 + $1.payload.reduce(0) { $0 + $1.utf8.count } }
             caches.subtitles.store(cues, for: key, cost: cost, ttl: ConfigSeconds.duration(ttl))
@@ -22,7 +24,7 @@ extension ProxyHandler {
         }
     }
 
-    private func loadTrack(set: SubtitleSet, track: TrackConfig, master: OriginTarget, request: HTTPRequest) async -> SubtitleTrackCues {
+    private func loadTrack(set: SubtitleSet, track: TrackConfig, master: OriginTarget, request: HTTPRequest) async throws -> SubtitleTrackCues {
         var document: WebVTTDocument
         var isFallback = false
         do {
@@ -34,6 +36,8 @@ extension ProxyHandler {
             metrics.recordSubtitleFallback(reason: failure.reason)
             document = Self.emptyDocument
             isFallback = true
+        } catch let shed as OriginError where shed.isShed {
+            throw shed
         } catch {
             metrics.recordSubtitleFallback(reason: "error")
             document = Self.emptyDocument
@@ -57,7 +61,7 @@ extension ProxyHandler {
         if let ticks = track.mpegts {
             // Config overrides whatever the source said.
             document = document.settingTimestampMap(TimestampMap(mpegts: ticks, local: 0), keepExisting: false)
-        } else if document.timestampMap == nil, let ticks = await presentationStart(master, request: request) {
+        } else if document.timestampMap == nil, let ticks = try await presentationStart(master, request: request) {
             document = document.settingTimestampMap(TimestampMap(mpegts: ticks, local: 0), keepExisting: true)
         }
         return SubtitleTrackCues(document: document, isFallback: isFallback)
@@ -82,6 +86,8 @@ extension ProxyHandler {
             (fetched, _) = try await fetch(
                 url, kind: "subtitle", maxBytes: config.limits.maxSubtitleBytes, mount: master.mount, request: request,
                 operatorNamed: operatorNamed)
+        } catch let shed as OriginError where shed.isShed {
+            throw shed
         } catch {
             throw SubtitleSourceFailure(reason: "unreachable", detail: String(describing: error))
         }
@@ -134,11 +140,12 @@ extension ProxyHandler {
         }
     }
 
-    /// The first presentation timestamp of the master's first variant's first segment, 90 kHz ticks.
-    func presentationStart(_ master: OriginTarget, request: HTTPRequest) async -> Int64? {
+    /// The first presentation timestamp of the master's first variant's first segment, 90 kHz ticks;
+    /// nil when it cannot be had. Throws only `OriginError.overloaded`.
+    func presentationStart(_ master: OriginTarget, request: HTTPRequest) async throws -> Int64? {
         let key = memoryCacheKey(master.url, target: master, request: request)
         if let hit = caches.timestamps.value(for: key) { return hit }
-        guard let timeline = await videoTimeline(master, request: request),
+        guard let timeline = try await videoTimeline(master, request: request),
               let segmentURL = timeline.firstSegmentURL, mayFetchDerived(segmentURL, master: master)
         else { return nil }
         do {
@@ -155,6 +162,8 @@ extension ProxyHandler {
             }
             caches.timestamps.store(ticks, for: key, cost: 64, ttl: ConfigSeconds.duration(config.cache.subtitleTTL))
             return ticks
+        } catch let shed as OriginError where shed.isShed {
+            throw shed
         } catch {
             logger.log(.warn, "first PTS unavailable; subtitles go without X-TIMESTAMP-MAP", [
                 ("master", master.proxyTarget), ("error", String(describing: error)),

@@ -10,7 +10,7 @@ extension ProxyHandler {
               let track = set.tracks.first(where: { $0.id == url.trackID })
         else { throw ProxyError.notFound("no subtitle track \(Sanitized.text(url.setName))/\(Sanitized.text(url.trackID))") }
         let master = try masterTarget(of: url)
-        let timeline = await videoTimeline(master, request: request)
+        let timeline = try await videoTimeline(master, request: request)
         switch url.resource {
         case .playlist:
             let body: [UInt8]
@@ -19,27 +19,27 @@ extension ProxyHandler {
             case .single:
                 var duration = timeline?.duration ?? 0
                 if duration <= 0 {
-                    let cues = await subtitleCues(set: set, track: track, master: master, request: request)
+                    let cues = try await subtitleCues(set: set, track: track, master: master, request: request)
                     duration = Double(cues.document.largestEnd) / 1000
                     fromFallback = cues.isFallback
                 }
                 body = SubtitlePlaylistBuilder.single(duration: duration, uri: "0.vtt", playlistType: timeline?.playlistType ?? "VOD")
             case .segmented:
-                let (durations, fallback) = await windows(for: track, set: set, master: master, timeline: timeline, request: request)
+                let (durations, fallback) = try await windows(for: track, set: set, master: master, timeline: timeline, request: request)
                 fromFallback = fallback
                 body = SubtitlePlaylistBuilder.segmented(durations: durations, uri: { "\($0).vtt" }, playlistType: timeline?.playlistType ?? "VOD")
             }
             return RouteResponse(route: .subtitlePlaylist, response: playlistResponse(body, cacheControl: subtitleCacheControl(fallback: fromFallback)))
         case .segment(let index):
             // Held to the end of the request, so requests arriving meanwhile share this one document.
-            let cues = await subtitleCues(set: set, track: track, master: master, request: request)
+            let cues = try await subtitleCues(set: set, track: track, master: master, request: request)
             let bytes: [UInt8]
             switch track.mode {
             case .single:
                 guard index == 0 else { throw ProxyError.notFound("a single-file subtitle track has only segment 0") }
                 bytes = cues.document.serialized()
             case .segmented:
-                let (durations, _) = await windows(for: track, set: set, master: master, timeline: timeline, request: request)
+                let (durations, _) = try await windows(for: track, set: set, master: master, timeline: timeline, request: request)
                 // Only the window asked for is cut out: the whole split would copy every cue per request.
                 guard let segment = cues.document.segment(index, boundaries: SubtitlePlaylistBuilder.boundaries(durations: durations)) else {
                     throw ProxyError.notFound("no subtitle segment \(index)")
@@ -74,15 +74,16 @@ extension ProxyHandler {
     /// the video's or the subtitles' duration; and whether they came from the empty fallback track.
     func windows(
         for track: TrackConfig, set: SubtitleSet, master: OriginTarget, timeline: VideoTimeline?, request: HTTPRequest
-    ) async -> (durations: [Double], fromFallback: Bool) {
+    ) async throws -> (durations: [Double], fromFallback: Bool) {
         if let timeline, !timeline.durations.isEmpty { return (timeline.durations, false) }
-        let cues = await subtitleCues(set: set, track: track, master: master, request: request)
+        let cues = try await subtitleCues(set: set, track: track, master: master, request: request)
         let durations = SubtitlePlaylistBuilder.fixedWindows(totalDuration: Double(cues.document.largestEnd) / 1000, segmentDuration: track.segmentDuration)
         return (durations, cues.isFallback)
     }
 
     /// Segment durations and first segment of the master's first variant; nil when it cannot be had.
-    func videoTimeline(_ master: OriginTarget, request: HTTPRequest) async -> VideoTimeline? {
+    /// Throws only `OriginError.overloaded`: a shed fetch says nothing about the video.
+    func videoTimeline(_ master: OriginTarget, request: HTTPRequest) async throws -> VideoTimeline? {
         let key = memoryCacheKey(master.url, target: master, request: request)
         if let hit = caches.timelines.value(for: key) { return hit }
         do {
@@ -104,6 +105,8 @@ extension ProxyHandler {
             )
             caches.timelines.store(timeline, for: key, cost: 64 + 8 * timeline.durations.count, ttl: ConfigSeconds.duration(config.cache.subtitleTTL))
             return timeline
+        } catch let shed as OriginError where shed.isShed {
+            throw shed
         } catch {
             logger.log(.warn, "video timeline unavailable", [("master", master.proxyTarget), ("error", String(describing: error))])
             return nil

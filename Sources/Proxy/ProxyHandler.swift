@@ -1,5 +1,6 @@
 import HLS
 import HTTPServer
+import Synchronization
 
 /// Answers every request: routes it, runs the action for its class, and turns errors into responses
 /// in one place. Stateless apart from caches, so many instances can run side by side.
@@ -20,8 +21,12 @@ public final class ProxyHandler: Sendable {
     /// `Cache-Control` values for rewritten masters and synthesized subtitle playlists, made once.
     let masterCacheControl: String
     let subtitleCacheControl: String
+    /// When shedding was last logged (at most once a second).
+    let shedLogged = Mutex<ContinuousClock.Instant?>(nil)
     /// Reports open client connections and whether the server is draining; set by the service.
     let serverState: @Sendable () -> (openConnections: Int, accepting: Bool)
+    /// Resolves origin host names for the SSRF address check (the system resolver, unless a test gives one).
+    let resolver: HostResolver
 
     /// Makes a handler for a validated config.
     public init(
@@ -29,8 +34,10 @@ public final class ProxyHandler: Sendable {
         origin: OriginClient,
         logger: ProxyLogger,
         metrics: ProxyMetrics = ProxyMetrics(),
+        resolver: HostResolver = .system,
         serverState: @escaping @Sendable () -> (openConnections: Int, accepting: Bool) = { (0, true) }
     ) {
+        self.resolver = resolver
         self.config = config
         self.router = RequestRouter(config: config)
         self.origin = origin
@@ -66,7 +73,10 @@ public final class ProxyHandler: Sendable {
                 outcome = Self.errorOutcome(error)
                 // As nginx logs upstream failures: a 5xx the proxy gives says why on stderr too (the
                 // reason is the one the client gets, which never carries a header value or secret).
-                if outcome.response.status.code >= 500, let failure = error as? HTTPStatusError {
+                // Shed requests are counted in /metrics and logged at most once a second, not each.
+                if case OriginError.overloaded(let limit) = error {
+                    noteShedding(limit: limit)
+                } else if outcome.response.status.code >= 500, let failure = error as? HTTPStatusError {
                     logger.log(.warn, "request failed", [
                         ("path", request.rawPath), ("status", String(outcome.response.status.code)), ("reason", failure.reason),
                     ])
@@ -157,7 +167,8 @@ public final class ProxyHandler: Sendable {
             let state = serverState()
             return .answered(RouteResponse(route: .ready, response: state.accepting ? Self.text(.ok, "ready") : Self.text(.serviceUnavailable, "not ready")))
         case .metrics:
-            let text = metrics.render(openConnections: serverState().openConnections, caches: caches.counts, disk: diskCache?.metrics)
+            let text = metrics.render(
+                openConnections: serverState().openConnections, caches: caches.counts, disk: diskCache?.metrics, originExchanges: origin.exchangeSlots)
             var response = Self.text(.ok, text, trailingNewline: false)
             response.headers["Content-Type"] = "text/plain; version=0.0.4; charset=utf-8"
             return .answered(RouteResponse(route: .metrics, response: response))
@@ -182,12 +193,29 @@ public final class ProxyHandler: Sendable {
         }
     }
 
-    /// The one place errors become responses.
+    /// The one place errors become responses. A shed request (every origin exchange slot taken) is
+    /// asked to come back in a second (RFC 9110 §10.2.3); like every error, it is not to be stored.
     private static func errorOutcome(_ error: any Error) -> RouteResponse {
         if let error = error as? HTTPStatusError {
-            return RouteResponse(route: .error, response: errorResponse(error.status, error.reason))
+            var response = errorResponse(error.status, error.reason)
+            if case OriginError.overloaded = error { response.headers.add("Retry-After", "1") }
+            return RouteResponse(route: .error, response: response)
         }
         return RouteResponse(route: .error, response: errorResponse(.internalServerError, "internal error"))
+    }
+
+    /// Logs that requests are being shed, at most once a second.
+    private func noteShedding(limit: Int) {
+        let now = ContinuousClock.now
+        let due = shedLogged.withLock { last -> Bool in
+            if let last, now - last < .seconds(1) { return false }
+            last = now
+            return true
+        }
+        guard due else { return }
+        logger.log(.warn, "origin exchanges at their ceiling; shedding with 503", [
+            ("limit", String(limit)), ("in_flight", String(origin.exchangeSlots.inFlight)), ("shed_total", String(origin.exchangeSlots.refused)),
+        ])
     }
 
     /// The position in `config.subtitleSets` of the first set whose master rules match a proxy path.

@@ -1,3 +1,4 @@
+import HTTPServer
 import Synchronization
 
 /// Counters and histograms exposed at `/metrics` in the Prometheus text format 0.0.4.
@@ -65,7 +66,10 @@ public final class ProxyMetrics: Sendable {
 
     /// The exposition text; gauges and cache counters are passed in by the caller that owns them. The
     /// disk cache's lines appear only when it is on (`disk` not nil).
-    func render(openConnections: Int, caches: [(name: String, hits: Int, misses: Int, bytes: Int)], disk: DiskCacheMetrics? = nil) -> String {
+    func render(
+        openConnections: Int, caches: [(name: String, hits: Int, misses: Int, bytes: Int)], disk: DiskCacheMetrics? = nil,
+        originExchanges: HTTPExchangeSlots? = nil
+    ) -> String {
         let snapshot = state.withLock { $0 }
         var out = ""
         out += "# HELP hls_proxy_requests_total Requests answered, by route and status class.\n"
@@ -108,7 +112,23 @@ public final class ProxyMetrics: Sendable {
         out += "# HELP hls_proxy_subtitle_cues_capped_total Subtitle sources cut to limits.max_subtitle_cues (the first cues served).\n"
         out += "# TYPE hls_proxy_subtitle_cues_capped_total counter\n"
         out += "hls_proxy_subtitle_cues_capped_total \(snapshot.subtitleCuesCapped)\n"
+        if let originExchanges { out += Self.render(originExchanges) }
         if let disk { out += Self.render(disk) }
+        return out
+    }
+
+    /// The origin exchange ceiling: in flight, the limit, and requests shed past it.
+    static func render(_ slots: HTTPExchangeSlots) -> String {
+        var out = ""
+        out += "# HELP hls_proxy_origin_exchanges Origin exchanges in flight (each a thread and two descriptors).\n"
+        out += "# TYPE hls_proxy_origin_exchanges gauge\n"
+        out += "hls_proxy_origin_exchanges \(slots.inFlight)\n"
+        out += "# HELP hls_proxy_origin_exchanges_limit The ceiling on origin exchanges in flight (limits.max_origin_exchanges).\n"
+        out += "# TYPE hls_proxy_origin_exchanges_limit gauge\n"
+        out += "hls_proxy_origin_exchanges_limit \(slots.limit)\n"
+        out += "# HELP hls_proxy_origin_shed_total Origin exchanges refused at the ceiling; their requests got 503 with Retry-After.\n"
+        out += "# TYPE hls_proxy_origin_shed_total counter\n"
+        out += "hls_proxy_origin_shed_total \(slots.refused)\n"
         return out
     }
 

@@ -12,8 +12,8 @@ public final class ProxyService: Sendable {
     private let server: HTTPServer
     private let logger: ProxyLogger
 
-    /// Builds the service; nothing listens until `start()`.
-    public init(config: ProxyConfig, logger: ProxyLogger) {
+    /// Builds the service; nothing listens until `start()`. `resolver` answers the SSRF address check's lookups.
+    public init(config: ProxyConfig, logger: ProxyLogger, resolver: HostResolver = .system) {
         self.config = config
         self.logger = logger
         let metrics = ProxyMetrics()
@@ -22,9 +22,10 @@ public final class ProxyService: Sendable {
         originConfiguration.connectTimeout = ConfigSeconds.duration(config.timeouts.connect)
         originConfiguration.totalTimeout = ConfigSeconds.duration(config.timeouts.originTotal)
         originConfiguration.caFile = config.originCAFile
+        originConfiguration.maxExchanges = config.limits.effectiveMaxOriginExchanges
         let origin = OriginClient(configuration: originConfiguration)
         let serverBox = Mutex<HTTPServer?>(nil)
-        let handler = ProxyHandler(config: config, origin: origin, logger: logger, metrics: metrics) {
+        let handler = ProxyHandler(config: config, origin: origin, logger: logger, metrics: metrics, resolver: resolver) {
             guard let server = serverBox.withLock({ $0 }) else { return (0, false) }
             return (server.openConnections, server.isAcceptingConnections)
         }
@@ -80,6 +81,7 @@ public final class ProxyService: Sendable {
         if !config.embedded.allowHosts.isEmpty {
             lines.append("embedded origins: \(base)/{http|https}/{allowed host}/{path}")
         }
+        lines.append(config.limits.originExchangesSummary)
         for set in config.subtitleSets {
             // An exact path is printed as the URL to open; a glob as the pattern it is.
             let masters = set.masters.map { master in

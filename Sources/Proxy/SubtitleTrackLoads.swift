@@ -10,7 +10,7 @@ final class SubtitleTrackLoads: Sendable {
     }
 
     fileprivate enum Slot {
-        case loading(Task<SubtitleTrackCues, Never>)
+        case loading(Task<SubtitleTrackCues, any Error>)
         case loaded(WeakCues)
     }
 
@@ -27,7 +27,9 @@ final class SubtitleTrackLoads: Sendable {
     var loadsStarted: Int { loadCount.load(ordering: .relaxed) }
 
     /// The cues for `key`: the document some request still holds, the load in flight, or a new load.
-    func cues(for key: String, load: @escaping @Sendable () async -> SubtitleTrackCues) async -> SubtitleTrackCues {
+    /// A load that throws (only load shedding does) leaves nothing behind: its waiters get the error and
+    /// the next request starts afresh.
+    func cues(for key: String, load: @escaping @Sendable () async throws -> SubtitleTrackCues) async throws -> SubtitleTrackCues {
         let found: Either = state.withLock { state in
             switch state.slots[key] {
             case .loaded(let held):
@@ -39,9 +41,14 @@ final class SubtitleTrackLoads: Sendable {
             }
             loadCount.add(1, ordering: .relaxed)
             let task = Task { [weak self] in
-                let cues = await load()
-                self?.finish(key, cues)
-                return cues
+                do {
+                    let cues = try await load()
+                    self?.finish(key, cues)
+                    return cues
+                } catch {
+                    self?.abandon(key)
+                    throw error
+                }
             }
             state.slots[key] = .loading(task)
             state.sweepIfDue()
@@ -49,17 +56,21 @@ final class SubtitleTrackLoads: Sendable {
         }
         switch found {
         case .ready(let cues): return cues
-        case .waiting(let task): return await task.value
+        case .waiting(let task): return try await task.value
         }
     }
 
     private enum Either {
         case ready(SubtitleTrackCues)
-        case waiting(Task<SubtitleTrackCues, Never>)
+        case waiting(Task<SubtitleTrackCues, any Error>)
     }
 
     private func finish(_ key: String, _ cues: SubtitleTrackCues) {
         state.withLock { $0.slots[key] = .loaded(WeakCues(cues: cues)) }
+    }
+
+    private func abandon(_ key: String) {
+        state.withLock { _ = $0.slots.removeValue(forKey: key) }
     }
 }
 

@@ -48,6 +48,7 @@ case .version:
 case .checkConfig:
     let config = loadConfig()
     print("config OK: \(config.mounts.count) mount(s), \(config.subtitleSets.count) subtitle set(s)")
+    print(config.limits.originExchangesSummary)
 case .rewrite(let url, let input):
     let config = loadConfig()
     let bytes: [UInt8]

@@ -43,11 +43,11 @@ import Testing
     }
 
     @Test func theResolverGivesLoopbackForLocalhostAndNumericFormsForLiterals() throws {
-        let addresses = try HostResolver.addresses(of: "localhost")
+        let addresses = try HostResolver.system.addresses(of: "localhost")
         #expect(!addresses.isEmpty)
         #expect(addresses.allSatisfy(OriginAddressPolicy.isInternal))
         // A decimal IPv4 form is a different name for 127.0.0.1: the address check sees through it.
-        #expect(try HostResolver.addresses(of: "2130706433").map(\.description) == ["127.0.0.1"])
+        #expect(try HostResolver.system.addresses(of: "2130706433").map(\.description) == ["127.0.0.1"])
     }
 
     @Test func anAllowlistedNameResolvingToLoopbackIsRefused() async throws {

@@ -71,11 +71,33 @@ import Testing
         #expect(response.body == Array("other".utf8))
         #expect(response.finalURL == "http://localhost:\(other.port)/elsewhere")
         #expect(seenTargets.all == ["http://localhost:\(other.port)/elsewhere"])
-        // Credentials for the first origin stay there; other injected fields go on.
+        // Every field given for the first origin stays there, credentials or not.
         let seen = try #require(other.requests().first)
         #expect(seen.headers["Authorization"] == nil)
-        #expect(seen.headers["X-Key"] == "k")
+        #expect(seen.headers["X-Key"] == nil)
         #expect(seen.headers["Host"] == "localhost:\(other.port)")
+    }
+
+    @Test func fieldsForOneOriginAreRebuiltPerHopAndReturnWithARedirectBack() async throws {
+        let home = try TestOrigin(routes: ["/final": .raw(TestOrigin.response(status: 200, body: Array("home".utf8)))])
+        defer { home.stop() }
+        let away = try TestOrigin(routes: ["/bounce": TestOrigin.redirect(to: home.url("/final"))])
+        defer { away.stop() }
+        let start = try TestOrigin(routes: ["/a": TestOrigin.redirect(to: away.url("/bounce"))])
+        defer { start.stop() }
+        var request = OriginRequest(url: start.url("/a"), headers: ["X-Api-Key": "k"], maxBodyBytes: 100)
+        request.headersOrigin = home.url("/")
+        request.everyHopHeaders = ["Range": "bytes=0-1"]
+        let response = try await makeTestClient().fetch(request)
+        #expect(response.body == Array("home".utf8))
+        // The start URL is not on the fields' origin either: only the shared fields go there and to the bounce.
+        for seen in start.requests() + away.requests() {
+            #expect(seen.headers["X-Api-Key"] == nil)
+            #expect(seen.headers["Range"] == "bytes=0-1")
+        }
+        let back = try #require(home.requests(path: "/final").first)
+        #expect(back.headers["X-Api-Key"] == "k")
+        #expect(back.headers["Range"] == "bytes=0-1")
     }
 
     @Test func redirectsToFileURLsAreNeverFollowed() async throws {

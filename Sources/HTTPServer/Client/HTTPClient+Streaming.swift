@@ -9,6 +9,8 @@ extension HTTPClient {
     ///   - maxBodyBytes: the largest body accepted; more ends the stream with `.bodyTooLarge`.
     ///   - pool: where idle connections are taken from and returned to (once the consumer has read the
     ///     whole body); nil: a new connection that the request asks the origin to close.
+    ///   - slots: the ceiling this exchange counts against until its body is read or abandoned; all
+    ///     taken: `.tooManyExchanges` at once.
     public static func stream(
         _ request: HTTPClientRequest,
         connectTimeout: Duration,
@@ -16,13 +18,16 @@ extension HTTPClient {
         idleTimeout: Duration,
         maxBodyBytes: Int = .max,
         bufferBytes: Int = 256 * 1024,
-        pool: HTTPConnectionPool? = nil
+        pool: HTTPConnectionPool? = nil,
+        slots: HTTPExchangeSlots? = nil
     ) async throws(HTTPClientError) -> HTTPClientStreamingResponse {
         let head = try makeRequestHead(request, keepAlive: pool != nil)
+        // The slot comes first: a refused exchange opens no descriptor and starts no thread.
+        if let slots, !slots.acquire() { throw .tooManyExchanges(limit: slots.limit) }
         let start = ContinuousClock.now
         let cancellation = HTTPClientCancellation()
         let channel = HTTPClientBodyChannel(bufferLimit: bufferBytes, cancellation: cancellation)
-        let result: Result<HTTPClientStreamingResponse, HTTPClientError> = await HTTPClientThread.exchange(cancellation) { deliver in
+        let result: Result<HTTPClientStreamingResponse, HTTPClientError> = await HTTPClientThread.exchange(cancellation, releasing: slots) { deliver in
             streamExchange(
                 request, head: head, start: start,
                 timeouts: (connectTimeout, headTimeout, idleTimeout), maxBodyBytes: max(0, maxBodyBytes),

@@ -10,17 +10,21 @@ public struct HTTPClient: Sendable {
     ///   - maxBodyBytes: the largest body accepted; more is `.bodyTooLarge`.
     ///   - pool: where idle connections are taken from and returned to; nil: a new connection that
     ///     the request asks the origin to close (`Connection: close`).
+    ///   - slots: the ceiling this exchange counts against; all taken: `.tooManyExchanges` at once.
     public static func send(
         _ request: HTTPClientRequest,
         connectTimeout: Duration,
         deadline: Duration,
         maxBodyBytes: Int,
-        pool: HTTPConnectionPool? = nil
+        pool: HTTPConnectionPool? = nil,
+        slots: HTTPExchangeSlots? = nil
     ) async throws(HTTPClientError) -> HTTPClientResponse {
         let head = try makeRequestHead(request, keepAlive: pool != nil)
+        // The slot comes first: a refused exchange opens no descriptor and starts no thread.
+        if let slots, !slots.acquire() { throw .tooManyExchanges(limit: slots.limit) }
         let start = ContinuousClock.now
         let cancellation = HTTPClientCancellation()
-        let result: Result<HTTPClientResponse, HTTPClientError> = await HTTPClientThread.exchange(cancellation) { deliver in
+        let result: Result<HTTPClientResponse, HTTPClientError> = await HTTPClientThread.exchange(cancellation, releasing: slots) { deliver in
             deliver(Result { () throws(HTTPClientError) -> HTTPClientResponse in
                 try exchange(
                     request,

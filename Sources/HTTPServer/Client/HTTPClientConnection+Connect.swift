@@ -1,15 +1,23 @@
 import Glibc
 
 extension HTTPClientConnection {
-    /// Connects to `request`'s host and port and, for https, completes the TLS handshake before `deadline`.
+    /// Connects to `request`'s host and port and, for https, completes the TLS handshake before
+    /// `deadline`. With `request.addresses` set, only those addresses are tried and the host is not
+    /// resolved again: the connect goes where the caller's check looked, whatever DNS answers now.
     static func open(
         for request: HTTPClientRequest,
         connectDeadline: ContinuousClock.Instant,
         deadline: ContinuousClock.Instant,
         cancellation: HTTPClientCancellation
     ) throws(HTTPClientError) -> HTTPClientConnection {
-        let connection = try open(
-            host: request.host, port: request.port, connectDeadline: connectDeadline, deadline: deadline, cancellation: cancellation)
+        let connection: HTTPClientConnection
+        if let addresses = request.addresses {
+            connection = try open(
+                addresses: addresses, port: request.port, connectDeadline: connectDeadline, deadline: deadline, cancellation: cancellation)
+        } else {
+            connection = try open(
+                host: request.host, port: request.port, connectDeadline: connectDeadline, deadline: deadline, cancellation: cancellation)
+        }
         if let tls = request.tls {
             do throws(HTTPClientError) {
                 try connection.startTLS(tls, serverName: request.serverName ?? request.host)
@@ -49,41 +57,94 @@ extension HTTPClientConnection {
         }
         defer { freeaddrinfo(first) }
 
-        let attemptLimit = min(connectDeadline, deadline)
-        let limitError: HTTPClientError = connectDeadline <= deadline ? .connectTimeout : .timeout
         var lastFailure = "no address"
         var entry: UnsafeMutablePointer<addrinfo>? = first
         while let address = entry {
             entry = address.pointee.ai_next
-            let type = Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue)
-            let fd = socket(address.pointee.ai_family, type, address.pointee.ai_protocol)
-            guard fd >= 0 else {
-                lastFailure = describe(call: "socket", errno: errno)
-                continue
+            guard let peer = IPAddress(socketAddress: address.pointee.ai_addr, family: address.pointee.ai_family) else { continue }
+            let attempt = try connect(
+                to: address.pointee.ai_addr, length: address.pointee.ai_addrlen, family: address.pointee.ai_family,
+                connectDeadline: connectDeadline, deadline: deadline, cancellation: cancellation)
+            switch attempt {
+            case .success(let connection):
+                connection.peer = peer
+                return connection
+            case .failure(let failure):
+                lastFailure = failure.description
             }
-            let connection = HTTPClientConnection(descriptor: fd, deadline: deadline, cancellation: cancellation)
-            if Glibc.connect(fd, address.pointee.ai_addr, address.pointee.ai_addrlen) != 0 {
-                let code = errno
-                guard code == EINPROGRESS || code == EINTR else {
-                    lastFailure = describe(call: "connect", errno: code)
-                    continue
-                }
-                try connection.waitUntilReady(Int16(POLLOUT), until: attemptLimit, timeoutError: limitError)
-                var socketError: Int32 = 0
-                var length = socklen_t(MemoryLayout<Int32>.size)
-                if getsockopt(fd, SOL_SOCKET, SO_ERROR, &socketError, &length) != 0 {
-                    lastFailure = describe(call: "getsockopt", errno: errno)
-                    continue
-                }
-                if socketError != 0 {
-                    lastFailure = describe(call: "connect", errno: socketError)
-                    continue
-                }
-            }
-            var one: Int32 = 1
-            _ = setsockopt(fd, Int32(IPPROTO_TCP), TCP_NODELAY, &one, socklen_t(MemoryLayout<Int32>.size))
-            return connection
         }
         throw .connectFailed(lastFailure)
+    }
+
+    /// Connects to the first of `addresses` that accepts, in order, all before `connectDeadline`
+    /// (and the total `deadline`); no name is resolved.
+    static func open(
+        addresses: [IPAddress],
+        port: Int,
+        connectDeadline: ContinuousClock.Instant,
+        deadline: ContinuousClock.Instant,
+        cancellation: HTTPClientCancellation
+    ) throws(HTTPClientError) -> HTTPClientConnection {
+        guard (1...65_535).contains(port) else { throw .invalidRequest("port out of range") }
+        if cancellation.isFired { throw .cancelled }
+        var lastFailure = "no address"
+        for peer in addresses {
+            let attempt = try peer.withSocketAddress(port: port) { (address, length, family) throws(HTTPClientError) in
+                try connect(
+                    to: address, length: length, family: family,
+                    connectDeadline: connectDeadline, deadline: deadline, cancellation: cancellation)
+            }
+            switch attempt {
+            case .success(let connection):
+                connection.peer = peer
+                return connection
+            case .failure(let failure):
+                lastFailure = failure.description
+            }
+        }
+        throw .connectFailed(lastFailure)
+    }
+
+    /// One non-blocking connect to one socket address, waited for until `connectDeadline` (or the
+    /// total `deadline`). A refusal or socket failure is returned, for the caller to try the next
+    /// address; running out of time or being cancelled is thrown.
+    private static func connect(
+        to address: UnsafePointer<sockaddr>?,
+        length: socklen_t,
+        family: Int32,
+        connectDeadline: ContinuousClock.Instant,
+        deadline: ContinuousClock.Instant,
+        cancellation: HTTPClientCancellation
+    ) throws(HTTPClientError) -> Result<HTTPClientConnection, ConnectFailure> {
+        let attemptLimit = min(connectDeadline, deadline)
+        let limitError: HTTPClientError = connectDeadline <= deadline ? .connectTimeout : .timeout
+        let type = Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue)
+        let fd = socket(family, type, 0)
+        guard fd >= 0 else { return .failure(ConnectFailure(describe(call: "socket", errno: errno))) }
+        let connection = HTTPClientConnection(descriptor: fd, deadline: deadline, cancellation: cancellation)
+        if Glibc.connect(fd, address, length) != 0 {
+            let code = errno
+            guard code == EINPROGRESS || code == EINTR else {
+                return .failure(ConnectFailure(describe(call: "connect", errno: code)))
+            }
+            try connection.waitUntilReady(Int16(POLLOUT), until: attemptLimit, timeoutError: limitError)
+            var socketError: Int32 = 0
+            var size = socklen_t(MemoryLayout<Int32>.size)
+            if getsockopt(fd, SOL_SOCKET, SO_ERROR, &socketError, &size) != 0 {
+                return .failure(ConnectFailure(describe(call: "getsockopt", errno: errno)))
+            }
+            if socketError != 0 {
+                return .failure(ConnectFailure(describe(call: "connect", errno: socketError)))
+            }
+        }
+        var one: Int32 = 1
+        _ = setsockopt(fd, Int32(IPPROTO_TCP), TCP_NODELAY, &one, socklen_t(MemoryLayout<Int32>.size))
+        return .success(connection)
+    }
+
+    /// Why one address could not be connected to (`call: message (errno N)`).
+    struct ConnectFailure: Error {
+        let description: String
+        init(_ description: String) { self.description = description }
     }
 }

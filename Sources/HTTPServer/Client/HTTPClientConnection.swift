@@ -11,6 +11,8 @@ final class HTTPClientConnection {
     var deadline: ContinuousClock.Instant
     /// Fired when the calling task is cancelled; replaced when a pooled connection starts another exchange.
     var cancellation: HTTPClientCancellation
+    /// The address the socket is connected to (set by `open`).
+    var peer: IPAddress?
     /// The TLS session for an https exchange, set once the handshake is done; nil for plain http.
     var tls: TLSSession?
     /// Reused receive space, so a read never allocates; raw memory, since zeroing 64 KiB for every

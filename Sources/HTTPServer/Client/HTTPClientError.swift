@@ -24,6 +24,8 @@ public enum HTTPClientError: Error, Sendable, Equatable, CustomStringConvertible
     case tlsUnavailable(String)
     /// The TLS handshake failed: the certificate did not verify, or the peer does not speak TLS.
     case tlsHandshakeFailed(String)
+    /// Every slot of the caller's `HTTPExchangeSlots` was taken; nothing was sent.
+    case tooManyExchanges(limit: Int)
 
     /// A one-line description.
     public var description: String {
@@ -40,6 +42,7 @@ public enum HTTPClientError: Error, Sendable, Equatable, CustomStringConvertible
         case .cancelled: return "cancelled"
         case .tlsUnavailable(let why): return why
         case .tlsHandshakeFailed(let why): return "TLS handshake failed: \(why)"
+        case .tooManyExchanges(let limit): return "all \(limit) exchange slots in use"
         }
     }
 }

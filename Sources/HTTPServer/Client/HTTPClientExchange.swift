@@ -23,23 +23,27 @@ struct HTTPClientExchange<Source: HTTPByteSource> {
         pool: HTTPConnectionPool?,
         source: (HTTPClientConnection) -> Source
     ) throws(HTTPClientError) -> HTTPClientExchange {
-        let endpoint = HTTPConnectionEndpoint(request)
         if let pool {
-            reuse: while let idle = pool.takeIdle(for: endpoint) {
-                guard idle.isOpenAndQuiet() else {
-                    idle.close()
-                    continue
-                }
-                idle.adopt(deadline: deadline, cancellation: cancellation)
-                switch attempt(on: idle, requestHead, request: request, pool: pool, endpoint: endpoint, source: source) {
-                case (.success(let exchange), _): return exchange
-                case (.failure(.connectionLost), false) where request.method.isIdempotent: break reuse
-                case (.failure(let error), _): throw error
+            // A vetted request reuses only a connection to one of its own addresses.
+            for endpoint in HTTPConnectionEndpoint.candidates(for: request) {
+                reuse: while let idle = pool.takeIdle(for: endpoint) {
+                    guard idle.isOpenAndQuiet() else {
+                        idle.close()
+                        continue
+                    }
+                    idle.adopt(deadline: deadline, cancellation: cancellation)
+                    switch attempt(on: idle, requestHead, request: request, pool: pool, endpoint: endpoint, source: source) {
+                    case (.success(let exchange), _): return exchange
+                    case (.failure(.connectionLost), false) where request.method.isIdempotent: break reuse
+                    case (.failure(let error), _): throw error
+                    }
                 }
             }
         }
         let connection = try HTTPClientConnection.open(
             for: request, connectDeadline: connectDeadline, deadline: deadline, cancellation: cancellation)
+        // Pooled under the address actually connected, when the request named its addresses.
+        let endpoint = HTTPConnectionEndpoint(request, address: request.addresses == nil ? nil : connection.peer)
         return try attempt(on: connection, requestHead, request: request, pool: pool, endpoint: endpoint, source: source).0.get()
     }
 

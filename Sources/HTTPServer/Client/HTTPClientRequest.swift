@@ -14,6 +14,12 @@ public struct HTTPClientRequest: Sendable {
     public var tls: TLSContext?
     /// The name the server's certificate must carry, and the SNI name; nil means `host`.
     public var serverName: String?
+    /// The only addresses to connect to, in order, when set: those an SSRF check vetted for `host`,
+    /// which is then not resolved again (a rebinding DNS answer between the check and the connect
+    /// cannot move the connection). `host` still gives the Host field and the TLS name. A pooled
+    /// connection is reused only when it is connected to one of them. Nil: `host` is resolved when
+    /// a new connection is opened.
+    public var addresses: [IPAddress]?
 
     /// Makes a request; give `tls` for https (and a `port`, usually 443).
     public init(

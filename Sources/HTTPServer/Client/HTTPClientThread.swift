@@ -42,8 +42,11 @@ extension HTTPClientThread {
     /// Runs a blocking exchange on a thread of its own and waits for the outcome it delivers (once).
     /// The calling task's cancellation fires `cancellation`, which the exchange polls; the eventfd is
     /// closed once the exchange is over.
+    /// `slot`, taken by the caller before it made anything for the exchange, is given back when the
+    /// thread is done (for a stream, once the body has been read or abandoned).
     static func exchange<Value: Sendable>(
         _ cancellation: HTTPClientCancellation,
+        releasing slots: HTTPExchangeSlots? = nil,
         _ work: @escaping @Sendable (_ deliver: @escaping @Sendable (Result<Value, HTTPClientError>) -> Void) -> Void
     ) async -> Result<Value, HTTPClientError> {
         await withTaskCancellationHandler {
@@ -51,9 +54,11 @@ extension HTTPClientThread {
                 let started = start {
                     work { continuation.resume(returning: $0) }
                     cancellation.close()
+                    slots?.release()
                 }
                 if !started {
                     cancellation.close()
+                    slots?.release()
                     continuation.resume(returning: .failure(.connectionLost("pthread_create failed")))
                 }
             }

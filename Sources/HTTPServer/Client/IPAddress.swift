@@ -38,6 +38,29 @@ public struct IPAddress: Sendable, Hashable, CustomStringConvertible {
         }
     }
 
+    /// Calls `body` with this address and `port` as a socket address (sockaddr_in or sockaddr_in6).
+    func withSocketAddress<Result, Failure: Error>(
+        port: Int, _ body: (UnsafePointer<sockaddr>, socklen_t, Int32) throws(Failure) -> Result
+    ) throws(Failure) -> Result {
+        let networkPort = in_port_t(UInt16(clamping: port).bigEndian)
+        if isIPv4 {
+            var address = sockaddr_in()
+            address.sin_family = sa_family_t(AF_INET)
+            address.sin_port = networkPort
+            withUnsafeMutableBytes(of: &address.sin_addr) { $0.copyBytes(from: bytes.prefix(4)) }
+            return try withUnsafePointer(to: address) { (pointer) throws(Failure) in
+                try pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { (rebound) throws(Failure) in try body(rebound, socklen_t(MemoryLayout<sockaddr_in>.size), AF_INET) }
+            }
+        }
+        var address = sockaddr_in6()
+        address.sin6_family = sa_family_t(AF_INET6)
+        address.sin6_port = networkPort
+        withUnsafeMutableBytes(of: &address.sin6_addr) { $0.copyBytes(from: bytes.prefix(16)) }
+        return try withUnsafePointer(to: address) { (pointer) throws(Failure) in
+            try pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { (rebound) throws(Failure) in try body(rebound, socklen_t(MemoryLayout<sockaddr_in6>.size), AF_INET6) }
+        }
+    }
+
     /// True for a 4-byte address.
     public var isIPv4: Bool { bytes.count == 4 }
 

@@ -59,10 +59,10 @@ extension ProxyHandler {
     /// pass-through request carries. `If-Range` makes an origin whose object changed answer 200 with
     /// the new whole body instead of a range of other bytes (RFC 9110 §13.1.5).
     func fetchMissingRange(_ lower: Int, _ upper: Int, of version: DiskCacheEntry, target: OriginTarget, request: HTTPRequest) async throws -> (OriginStream, Double) {
-        var headers = upstreamHeaders(for: target.url, mount: target.mount, request: request)
+        var headers = HTTPHeaders()
         headers["Range"] = "bytes=\(lower)-\(upper)"
         if let validator = version.validator { headers["If-Range"] = validator }
-        return try await streamFromOrigin(target, method: .get, headers: headers)
+        return try await streamFromOrigin(target, method: .get, everyHopHeaders: headers, request: request)
     }
 
     /// Whether an origin answer is exactly `lower...upper` of the same version as `version`: a 206 whose

@@ -116,13 +116,20 @@ extension ConfigReader {
             ("max_proxy_body_bytes", \.maxProxyBodyBytes), ("max_connections", \.maxConnections),
             ("max_subtitle_cues", \.maxSubtitleCues),
         ]
-        guard let members = object(value, at: path, keys: Set(fields.map(\.0))) else { return limits }
+        guard let members = object(value, at: path, keys: Set(fields.map(\.0) + ["max_origin_exchanges"])) else { return limits }
         for (key, field) in fields {
             guard let number = integer(members[key], at: path.key(key)) else { continue }
             if let valid = Int(exactly: number), valid > 0 {
                 limits[keyPath: field] = valid
             } else {
                 report(path.key(key), "must be greater than 0, got \(number)")
+            }
+        }
+        if let number = integer(members["max_origin_exchanges"], at: path.key("max_origin_exchanges")) {
+            if let valid = Int(exactly: number), (1...1_000_000).contains(valid) {
+                limits.maxOriginExchanges = valid
+            } else {
+                report(path.key("max_origin_exchanges"), "must be between 1 and 1000000, got \(number)")
             }
         }
         return limits

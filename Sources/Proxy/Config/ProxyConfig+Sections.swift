@@ -1,3 +1,5 @@
+import HTTPServer
+
 extension ProxyConfig {
     /// Where the server accepts connections (JSON `listen`).
     public struct Listen: Sendable, Hashable {
@@ -79,6 +81,9 @@ extension ProxyConfig {
         /// Cues kept from one subtitle source (`max_subtitle_cues`); past it the first ones are served,
         /// with a warning, so a huge sidecar costs bounded memory and parse time.
         public var maxSubtitleCues: Int
+        /// Origin exchanges in flight at once (`max_origin_exchanges`); nil: derived from the
+        /// descriptor limit (`effectiveMaxOriginExchanges`).
+        public var maxOriginExchanges: Int?
 
         /// Makes limits; the defaults are the JSON defaults.
         public init(
@@ -90,6 +95,27 @@ extension ProxyConfig {
             self.maxProxyBodyBytes = maxProxyBodyBytes
             self.maxConnections = maxConnections
             self.maxSubtitleCues = maxSubtitleCues
+        }
+
+        /// The ceiling in force: `max_origin_exchanges`, else a quarter of the soft descriptor limit
+        /// (RLIMIT_NOFILE; each exchange holds a thread, its socket and an eventfd while the client
+        /// connection waiting on it holds a third descriptor), kept between 16 and 1024; 1024 when
+        /// the limit is unlimited or unreadable.
+        public var effectiveMaxOriginExchanges: Int {
+            maxOriginExchanges ?? OriginClient.defaultMaxExchanges(descriptorLimit: HTTPExchangeSlots.descriptorLimit)
+        }
+
+        /// One line saying what the ceiling is and where it comes from, for `--check-config` and the startup log.
+        public var originExchangesSummary: String {
+            let source: String
+            if maxOriginExchanges != nil {
+                source = "limits.max_origin_exchanges"
+            } else if let descriptors = HTTPExchangeSlots.descriptorLimit {
+                source = "derived: a quarter of RLIMIT_NOFILE \(descriptors), between 16 and 1024"
+            } else {
+                source = "derived: RLIMIT_NOFILE unlimited"
+            }
+            return "origin exchanges: at most \(effectiveMaxOriginExchanges) in flight (\(source)); more get 503"
         }
     }
 

@@ -6,34 +6,37 @@ extension OriginClient {
 
     /// The client request for one http or https hop: the endpoint with the scheme's default port
     /// (RFC 9110 §4.2: 80 and 443), our TLS context for https, and the fields the client owns.
-    func makeClientRequest(_ url: OriginURL, method: HTTPMethod, headers: HTTPHeaders) throws(OriginError) -> HTTPClientRequest {
+    func makeClientRequest(_ url: OriginURL, method: HTTPMethod, headers: HTTPHeaders, addresses: [IPAddress]?) throws(OriginError) -> HTTPClientRequest {
         let secure = url.scheme == "https"
         guard let endpoint = url.endpoint(defaultPort: secure ? 443 : 80) else {
             throw .invalidRequest("bad or credential-carrying authority")
         }
-        return HTTPClientRequest(
+        var request = HTTPClientRequest(
             method: method, host: endpoint.host, port: endpoint.port, target: url.requestTarget, headers: headers,
             tls: secure ? tlsContext : nil)
+        request.addresses = addresses
+        return request
     }
 
     /// The client request for one hop with our fields and the given Accept-Encoding, and the time
     /// left for it; `.timeout` when none is.
     func prepareHop(
-        _ url: OriginURL, request: OriginRequest, headers given: HTTPHeaders, acceptEncoding: String,
-        deadline: ContinuousClock.Instant
+        _ hop: Hop, request: OriginRequest, acceptEncoding: String
     ) throws(OriginError) -> (request: HTTPClientRequest, remaining: Duration) {
-        var headers = makeRequestHeaders(given)
+        var headers = makeRequestHeaders(hop.headers)
         headers.add("Accept-Encoding", acceptEncoding)
-        let clientRequest = try makeClientRequest(url, method: request.method, headers: headers)
+        let clientRequest = try makeClientRequest(hop.url, method: request.method, headers: headers, addresses: hop.addresses)
+        let deadline = hop.deadline
         let remaining = deadline - ContinuousClock.now
         guard remaining > .zero else { throw .timeout }
         return (clientRequest, remaining)
     }
 
     /// An http or https request through `HTTPClient`, gzip decoded under the same size cap.
-    func fetchHTTP(_ url: OriginURL, request: OriginRequest, headers given: HTTPHeaders, deadline: ContinuousClock.Instant) async throws(OriginError) -> OriginResponse {
+    func fetchHTTP(_ hop: Hop, request: OriginRequest) async throws(OriginError) -> OriginResponse {
+        let url = hop.url
         let (clientRequest, remaining) = try prepareHop(
-            url, request: request, headers: given, acceptEncoding: OriginClient.acceptsGzip ? "gzip" : "identity", deadline: deadline)
+            hop, request: request, acceptEncoding: OriginClient.acceptsGzip ? "gzip" : "identity")
         let response: HTTPClientResponse
         do {
             response = try await HTTPClient.send(
@@ -41,7 +44,8 @@ extension OriginClient {
                 connectTimeout: configuration.connectTimeout,
                 deadline: remaining,
                 maxBodyBytes: request.maxBodyBytes,
-                pool: connections
+                pool: connections,
+                slots: exchangeSlots
             )
         } catch {
             throw OriginError(error)

@@ -5,10 +5,12 @@ extension OriginClient {
     struct Hop: Sendable {
         /// Where this request goes.
         var url: OriginURL
-        /// The caller's fields, without credentials once the chain has left the first origin.
+        /// The fields for this hop, rebuilt from its URL (`OriginRequest.headers(forHop:)`).
         var headers: HTTPHeaders
         /// The one deadline the whole chain runs under.
         var deadline: ContinuousClock.Instant
+        /// The vetted addresses to connect to; nil: the host is resolved when connecting.
+        var addresses: [IPAddress]?
     }
 
     /// Sends `request` through `send` and follows redirects when the request asks for it. Every
@@ -19,7 +21,9 @@ extension OriginClient {
         _ request: OriginRequest, send: (Hop) async throws(OriginError) -> Response
     ) async throws(OriginError) -> (response: Response, redirectTargets: [String]) {
         let first = OriginURL(parsing: request.url)
-        var hop = Hop(url: first, headers: request.headers, deadline: ContinuousClock.now + configuration.totalTimeout)
+        var hop = Hop(
+            url: first, headers: request.headers(forHop: first), deadline: ContinuousClock.now + configuration.totalTimeout,
+            addresses: request.addresses)
         var visited: Set<String> = [first.string]
         var targets: [String] = []
         while true {
@@ -37,13 +41,16 @@ extension OriginClient {
                 throw .redirectLoop
             }
             guard request.allowRedirect(next.string) else { throw .redirectNotAllowed }
-            if !OriginClient.sameOrigin(first, next) {
-                // Credentials forwarded for one origin never follow a redirect to another.
-                hop.headers.remove("Authorization")
-                hop.headers.remove("Cookie")
+            switch await request.redirectAddresses(next.string) {
+            case .refused: throw .redirectNotAllowed
+            case .resolvedWhenConnecting: hop.addresses = nil
+            case .vetted(let addresses): hop.addresses = addresses
             }
             targets.append(next.string)
             hop.url = next
+            // Each hop's fields come from its own URL: what is meant for one origin never follows a
+            // redirect to another, and a redirect back to it carries them again.
+            hop.headers = request.headers(forHop: next)
         }
     }
 }

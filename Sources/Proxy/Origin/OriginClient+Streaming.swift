@@ -18,7 +18,7 @@ extension OriginClient {
     private func streamOnce(_ hop: Hop, request: OriginRequest) async throws(OriginError) -> OriginStream {
         switch hop.url.scheme {
         case "http", "https":
-            return try await streamHTTP(hop.url, request: request, headers: hop.headers, deadline: hop.deadline)
+            return try await streamHTTP(hop, request: request)
         case "file":
             return OriginStream(try readFile(hop.url, request: request))
         default:
@@ -28,15 +28,15 @@ extension OriginClient {
 
     /// http or https through `HTTPClient.stream`. The body is passed on as sent: asking for identity
     /// keeps Content-Length meaningful for Range and the cache.
-    private func streamHTTP(_ url: OriginURL, request: OriginRequest, headers given: HTTPHeaders, deadline: ContinuousClock.Instant) async throws(OriginError) -> OriginStream {
-        let (clientRequest, remaining) = try prepareHop(
-            url, request: request, headers: given, acceptEncoding: "identity", deadline: deadline)
+    private func streamHTTP(_ hop: Hop, request: OriginRequest) async throws(OriginError) -> OriginStream {
+        let url = hop.url
+        let (clientRequest, remaining) = try prepareHop(hop, request: request, acceptEncoding: "identity")
         let response: HTTPClientStreamingResponse
         do {
             response = try await HTTPClient.stream(
                 clientRequest, connectTimeout: configuration.connectTimeout, headTimeout: remaining,
                 idleTimeout: configuration.totalTimeout, maxBodyBytes: max(0, request.maxBodyBytes),
-                pool: connections)
+                pool: connections, slots: exchangeSlots)
         } catch {
             throw OriginError(error)
         }

@@ -16,6 +16,9 @@ public final class OriginClient: Sendable {
         public var userAgent = "hls-subtitle-proxy/0.1"
         /// A PEM file of CA certificates trusted for https origins besides the system store.
         public var caFile: String?
+        /// The most http and https exchanges in flight at once (each a thread and two descriptors
+        /// until its body is read); more fail at once with `OriginError.overloaded`.
+        public var maxExchanges = OriginClient.defaultMaxExchanges(descriptorLimit: HTTPExchangeSlots.descriptorLimit)
 
         /// The defaults.
         public init() {}
@@ -38,11 +41,23 @@ public final class OriginClient: Sendable {
     let tlsContext: TLSContext
     /// Idle http and https connections to origins, reused by the next fetch or stream to the same one.
     let connections = HTTPConnectionPool()
+    /// The ceiling on exchanges in flight. A fetch joining a coalesced one takes no slot.
+    public let exchangeSlots: HTTPExchangeSlots
 
     /// Makes a client.
     public init(configuration: Configuration) {
         self.configuration = configuration
         self.tlsContext = TLSContext(caFile: configuration.caFile)
+        self.exchangeSlots = HTTPExchangeSlots(limit: configuration.maxExchanges)
+    }
+
+    /// The default ceiling on exchanges in flight: a quarter of the soft descriptor limit, between
+    /// 16 and 1024 (1024 when there is no limit). An exchange holds two descriptors and the client
+    /// connection waiting for it a third; the quarter leaves room for idle clients, pooled
+    /// connections, cache files and listeners.
+    public static func defaultMaxExchanges(descriptorLimit: Int?) -> Int {
+        guard let descriptorLimit else { return 1024 }
+        return min(1024, max(16, descriptorLimit / 4))
     }
 
     /// Fetches `request.url`, following redirects when asked. Identical concurrent requests
@@ -66,7 +81,9 @@ public final class OriginClient: Sendable {
             return try await perform(request).response
         }
         let result = try outcome.get()
-        guard result.redirectTargets.allSatisfy(request.allowRedirect) else { throw .redirectNotAllowed }
+        for target in result.redirectTargets {
+            guard request.allowRedirect(target), await request.redirectAddresses(target) != .refused else { throw .redirectNotAllowed }
+        }
         return result.response
     }
 
@@ -82,7 +99,7 @@ public final class OriginClient: Sendable {
     func fetchOnce(_ hop: Hop, request: OriginRequest) async throws(OriginError) -> OriginResponse {
         switch hop.url.scheme {
         case "http", "https":
-            return try await fetchHTTP(hop.url, request: request, headers: hop.headers, deadline: hop.deadline)
+            return try await fetchHTTP(hop, request: request)
         case "file":
             return try readFile(hop.url, request: request)
         default:
@@ -90,8 +107,13 @@ public final class OriginClient: Sendable {
         }
     }
 
-    /// Scheme, host and port equal (RFC 6454 §4, case-insensitively for scheme and host).
+    /// Scheme, host and port equal (RFC 6454 §4, case-insensitively for scheme and host, an omitted
+    /// port the scheme's default). Only http and https URLs have an origin here; anything else is
+    /// the same origin as nothing.
     static func sameOrigin(_ a: OriginURL, _ b: OriginURL) -> Bool {
-        a.scheme == b.scheme && a.authority?.lowercased() == b.authority?.lowercased()
+        guard let scheme = a.scheme, scheme == b.scheme, scheme == "http" || scheme == "https" else { return false }
+        let defaultPort = scheme == "https" ? 443 : 80
+        guard let left = a.endpoint(defaultPort: defaultPort), let right = b.endpoint(defaultPort: defaultPort) else { return false }
+        return left.port == right.port && left.host.lowercased() == right.host.lowercased()
     }
 }

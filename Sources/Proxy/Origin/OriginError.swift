@@ -23,6 +23,9 @@ public enum OriginError: Error, Sendable, Equatable, HTTPStatusError {
     case invalidRequest(String)
     /// Every caller waiting for this fetch was cancelled.
     case cancelled
+    /// The ceiling on origin exchanges in flight (`limits.max_origin_exchanges`) was reached; nothing
+    /// was sent. Load shedding, not an origin fault: 503 with Retry-After, never an empty fallback.
+    case overloaded(limit: Int)
 
     /// The status the proxy answers with: 502 for origin faults, 504 for timeouts, 404/403 for files.
     public var status: HTTPStatus {
@@ -32,6 +35,7 @@ public enum OriginError: Error, Sendable, Equatable, HTTPStatusError {
         case .forbiddenFile: return .forbidden
         // nginx's 499: nobody is left to read it, but logs should not call it an origin fault.
         case .cancelled: return HTTPStatus(code: 499, reasonPhrase: "Client Closed Request")
+        case .overloaded: return .serviceUnavailable
         case .unreachable, .tooLarge, .badResponse, .redirectLoop, .redirectNotAllowed, .invalidRequest:
             return .badGateway
         }
@@ -50,11 +54,18 @@ public enum OriginError: Error, Sendable, Equatable, HTTPStatusError {
         case .forbiddenFile: return "file not readable"
         case .invalidRequest(let why): return "invalid origin request: \(why)"
         case .cancelled: return "cancelled"
+        case .overloaded(let limit): return "too many origin fetches in flight (limit \(limit)); retry shortly"
         }
     }
 }
 
 extension OriginError {
+    /// Whether this is load shedding (`.overloaded`) rather than anything the origin did.
+    public var isShed: Bool {
+        if case .overloaded = self { return true }
+        return false
+    }
+
     /// The origin error for a failed http or https exchange.
     init(_ error: HTTPClientError) {
         switch error {
@@ -68,6 +79,7 @@ extension OriginError {
         case .invalidRequest(let why): self = .invalidRequest(why)
         case .cancelled: self = .cancelled
         case .tlsUnavailable, .tlsHandshakeFailed: self = .unreachable(error.description)
+        case .tooManyExchanges(let limit): self = .overloaded(limit: limit)
         }
     }
 }

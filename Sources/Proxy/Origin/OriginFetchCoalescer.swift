@@ -10,6 +10,10 @@ final class OriginFetchCoalescer: Sendable {
         var method: String
         var url: String
         var headers: [String]
+        var headersOrigin: String?
+        var everyHopHeaders: [String]
+        /// Callers whose checks vetted different addresses (a name whose answer changed) never share.
+        var addresses: [IPAddress]?
         var maxBodyBytes: Int
         var followRedirects: Bool
 
@@ -17,6 +21,9 @@ final class OriginFetchCoalescer: Sendable {
             method = request.method.rawValue
             url = request.url
             headers = request.headers.flatMap { [$0.name.lowercased(), $0.value] }
+            headersOrigin = request.headersOrigin
+            everyHopHeaders = request.everyHopHeaders.flatMap { [$0.name.lowercased(), $0.value] }
+            addresses = request.addresses
             maxBodyBytes = request.maxBodyBytes
             followRedirects = request.followRedirects
         }

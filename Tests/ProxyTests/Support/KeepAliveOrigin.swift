@@ -43,19 +43,20 @@ final class KeepAliveOrigin: Sendable {
         var open = 0
     }
 
-    /// Listens on 127.0.0.1; with `tls`, every connection is TLS with the test server certificate.
-    init(tls: Bool = false, script: @escaping Script) throws {
+    /// Listens on 127.0.0.1 (or another loopback `address`, on `port` when not 0); with `tls`, every
+    /// connection is TLS with the test server certificate.
+    init(tls: Bool = false, address: String = "127.0.0.1", port: Int = 0, script: @escaping Script) throws {
         self.script = script
         self.tls = tls ? try TLSServerContext(
             certificate: TLSTestOrigin.directory + "/server.pem", key: TLSTestOrigin.directory + "/server.key") : nil
-        listener = try TestListener()
+        listener = try TestListener(address: address, port: port)
         let origin = self
         listener.acceptEach { origin.accepted($0) }
     }
 
     /// The same answer for every request.
-    convenience init(tls: Bool = false, always answer: Answer) throws {
-        try self.init(tls: tls) { _, _ in answer }
+    convenience init(tls: Bool = false, address: String = "127.0.0.1", port: Int = 0, always answer: Answer) throws {
+        try self.init(tls: tls, address: address, port: port) { _, _ in answer }
     }
 
     deinit { stop() }

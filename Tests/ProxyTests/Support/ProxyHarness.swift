@@ -13,7 +13,7 @@ final class ProxyHarness: Sendable {
 
     /// Starts an origin and a proxy whose config is `configJSON` with `ORIGIN` replaced by the origin's
     /// base URL and `FIXTURES` by the fixtures directory.
-    init(configJSON: String, environment: [String: String] = ["TOKEN": "secret-token"]) throws {
+    init(configJSON: String, environment: [String: String] = ["TOKEN": "secret-token"], resolver: HostResolver = .system) throws {
         let origin = try FixtureOrigin()
         self.origin = origin
         let json = configJSON
@@ -28,7 +28,7 @@ final class ProxyHarness: Sendable {
             accessSink: { line in lines.withLock { $0.append(String(decoding: line, as: UTF8.self)) } },
             diagnosticSink: { line in lines.withLock { $0.append(line) } }
         )
-        service = ProxyService(config: config, logger: logger)
+        service = ProxyService(config: config, logger: logger, resolver: resolver)
         try service.start()
     }
 
@@ -79,9 +79,10 @@ final class ProxyHarness: Sendable {
 func withProxy(
     _ configJSON: String = ProxyHarness.standardConfig,
     environment: [String: String] = ["TOKEN": "secret-token"],
+    resolver: HostResolver = .system,
     _ body: (ProxyHarness) async throws -> Void
 ) async throws {
-    let proxy = try ProxyHarness(configJSON: configJSON, environment: environment)
+    let proxy = try ProxyHarness(configJSON: configJSON, environment: environment, resolver: resolver)
     do {
         try await body(proxy)
     } catch {

@@ -10,8 +10,9 @@ final class TestListener: Sendable {
     private let descriptor: Int32
     private let stopped = Atomic<Bool>(false)
 
-    /// Binds 127.0.0.1 (or ::1) on port 0 and listens; nothing is accepted before `acceptEach` or `serveEach`.
-    init(ipv6: Bool = false) throws {
+    /// Binds 127.0.0.1 (or ::1, or another IPv4 loopback `address` such as 127.0.0.2) on `port` (0: a
+    /// free one) and listens; nothing is accepted before `acceptEach` or `serveEach`.
+    init(ipv6: Bool = false, address: String = "127.0.0.1", port requestedPort: Int = 0) throws {
         let fd = socket(ipv6 ? AF_INET6 : AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         guard fd >= 0 else { throw TestOriginError.setup("socket") }
         var one: Int32 = 1
@@ -24,6 +25,7 @@ final class TestListener: Sendable {
                 $0.withMemoryRebound(to: sockaddr_in6.self, capacity: 1) {
                     $0.pointee.sin6_family = sa_family_t(AF_INET6)
                     $0.pointee.sin6_addr = in6addr_loopback
+                    $0.pointee.sin6_port = in_port_t(UInt16(requestedPort).bigEndian)
                 }
             }
         } else {
@@ -31,7 +33,8 @@ final class TestListener: Sendable {
             withUnsafeMutablePointer(to: &storage) {
                 $0.withMemoryRebound(to: sockaddr_in.self, capacity: 1) {
                     $0.pointee.sin_family = sa_family_t(AF_INET)
-                    $0.pointee.sin_addr.s_addr = inet_addr("127.0.0.1")
+                    $0.pointee.sin_addr.s_addr = inet_addr(address)
+                    $0.pointee.sin_port = in_port_t(UInt16(requestedPort).bigEndian)
                 }
             }
         }

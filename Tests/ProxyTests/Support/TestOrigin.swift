@@ -18,6 +18,8 @@ final class TestOrigin: Sendable {
         case delayed([UInt8], delay: Duration)
         /// Waits until the test calls `release()`, writes the bytes, then closes.
         case gated([UInt8])
+        /// Writes the bytes made when the request arrives (for answers naming the origin's own port), then closes.
+        case computed(@Sendable () -> [UInt8])
     }
 
     /// A request as the origin saw it.
@@ -35,10 +37,10 @@ final class TestOrigin: Sendable {
     private let closedConnections = Atomic<Int>(0)
     private let released = Atomic<Bool>(false)
 
-    /// Starts listening on 127.0.0.1 (or `::1`) on a free port.
-    init(routes: [String: Behaviour], ipv6: Bool = false) throws {
+    /// Starts listening on 127.0.0.1 (or `::1`, or another loopback `address`) on a free port (or `port`).
+    init(routes: [String: Behaviour], ipv6: Bool = false, address: String = "127.0.0.1", port: Int = 0) throws {
         self.routes = routes
-        listener = try TestListener(ipv6: ipv6)
+        listener = try TestListener(ipv6: ipv6, address: address, port: port)
         let origin = self
         listener.serveEach { origin.serve($0) }
     }
@@ -91,6 +93,8 @@ final class TestOrigin: Sendable {
         case .gated(let bytes):
             while !released.load(ordering: .relaxed) && !isStopped { Thread.sleep(forTimeInterval: 0.005) }
             write(fd, bytes)
+        case .computed(let make):
+            write(fd, make())
         }
     }
 }
