@@ -137,6 +137,34 @@ import Testing
         #expect(problems.first?.contains("nested deeper than \(ConfigJSONParser.maxDepth) levels") == true)
     }
 
+    @Test func mutatedConfigFilesAreAnsweredWithProblemsNeverATrap() throws {
+        // Seeded, so a failure replays: each round flips, inserts or deletes a few bytes of the example.
+        let example = try Array(Data(contentsOf: URL(fileURLWithPath: Self.root + "/config.example.json")))
+        var state: UInt64 = 0x9E37_79B9_7F4A_7C15
+        func next(_ bound: Int) -> Int {
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return Int((state >> 33) % UInt64(max(bound, 1)))
+        }
+        let interesting = Array(#"{}[]",:\u0-e."#.utf8) + [0x00, 0x0A, 0xFF, 0xC3, 0xED]
+        var refused = 0
+        for _ in 0..<2000 {
+            var bytes = example
+            for _ in 0..<(1 + next(4)) {
+                let at = next(bytes.count)
+                switch next(3) {
+                case 0 where !bytes.isEmpty: bytes[at] = interesting[next(interesting.count)]
+                case 1: bytes.insert(interesting[next(interesting.count)], at: at)
+                default: if !bytes.isEmpty { bytes.remove(at: at) }
+                }
+            }
+            if case .failure(let error) = ConfigValue.parse(bytes) {
+                refused += 1
+                #expect(!error.problems.isEmpty)
+            }
+        }
+        #expect(refused > 0)
+    }
+
     @Test func aByteOrderMarkBeforeTheDocumentIsAllowed() throws {
         let bytes: [UInt8] = [0xEF, 0xBB, 0xBF] + Array(#"{"log_level": "warn"}"#.utf8)
         #expect(try ProxyConfig.decode(bytes, environment: [:]).logLevel == .warn)
