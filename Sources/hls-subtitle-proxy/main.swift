@@ -5,8 +5,13 @@ import Proxy
 // The thin executable: arguments and environment in, a running proxy (or one offline action) out.
 
 
-func fail(_ message: String, status: Int32) -> Never {
+/// One line on stderr, prefixed with the program name.
+func printError(_ message: String) {
     try? FileHandle.standardError.write(contentsOf: Data("hls-subtitle-proxy: \(message)\n".utf8))
+}
+
+func fail(_ message: String, status: Int32) -> Never {
+    printError(message)
     exit(status)
 }
 
@@ -40,10 +45,6 @@ func loadConfig() -> (ProxyConfig, ListenSources) {
         }
         fail("config\(where_) is invalid: " + error.problems.joined(separator: "; "), status: 1)
     }
-}
-
-func printError(_ message: String) {
-    try? FileHandle.standardError.write(contentsOf: Data("hls-subtitle-proxy: \(message)\n".utf8))
 }
 
 switch options.action {
