@@ -16,12 +16,19 @@ public struct CommandLineOptions: Equatable, Sendable {
     public var port: Int?
     /// `--threads N` or HLS_PROXY_THREADS: event loop threads; nil leaves the config's choice.
     public var threads: Int?
+    /// Where `host`, `port` and `threads` came from (a flag or an environment variable), when set.
+    public var hostSource: SettingSource?
+    public var portSource: SettingSource?
+    public var threadsSource: SettingSource?
+    /// Environment values that were ignored, each with why (a Kubernetes service link in HLS_PROXY_PORT):
+    /// logged as warnings once the logger exists.
+    public var warnings: [String] = []
     public var logLevel: LogSeverity?
     /// `--access-log on|off` or HLS_PROXY_ACCESS_LOG; nil leaves the config's choice.
     public var accessLog: Bool?
 
-    /// The program version.
-    public static let version = "0.1.0"
+    /// The program version (defined in `ProxyVersion`).
+    public static var version: String { ProxyVersion.number }
 
     /// A usage error: one line, exit status 2.
     public struct UsageError: Error, Equatable, CustomStringConvertible {
@@ -54,9 +61,15 @@ public struct CommandLineOptions: Equatable, Sendable {
             }
             switch flag {
             case "--config", "-c": options.configPath = try value(for: flag, inline: inline)
-            case "--host": options.host = try value(for: flag, inline: inline)
-            case "--port", "-p": options.port = try parsePort(try value(for: flag, inline: inline), source: flag)
-            case "--threads": options.threads = try parseThreads(try value(for: flag, inline: inline), source: flag)
+            case "--host":
+                options.host = try value(for: flag, inline: inline)
+                options.hostSource = .flag("--host")
+            case "--port", "-p":
+                options.port = try parsePort(try value(for: flag, inline: inline), source: flag)
+                options.portSource = .flag("--port")
+            case "--threads":
+                options.threads = try parseThreads(try value(for: flag, inline: inline), source: flag)
+                options.threadsSource = .flag("--threads")
             case "--log-level": options.logLevel = try parseLevel(try value(for: flag, inline: inline), source: flag)
             case "--access-log": options.accessLog = try parseSwitch(try value(for: flag, inline: inline), source: flag)
             case "--check-config": options.action = .checkConfig
@@ -81,28 +94,11 @@ public struct CommandLineOptions: Equatable, Sendable {
             }
             options.action = .rewrite(url: url, input: positional.first ?? "-")
         }
-        options.configPath = options.configPath ?? environment["HLS_PROXY_CONFIG"].flatMap { $0.isEmpty ? nil : $0 }
-        options.host = options.host ?? environment["HLS_PROXY_HOST"].flatMap { $0.isEmpty ? nil : $0 }
-        if options.port == nil {
-            if let text = environment["HLS_PROXY_PORT"], !text.isEmpty {
-                options.port = try parsePort(text, source: "HLS_PROXY_PORT")
-            } else if let text = environment["PORT"], !text.isEmpty {
-                options.port = try parsePort(text, source: "PORT")
-            }
-        }
-        if options.threads == nil, let text = environment["HLS_PROXY_THREADS"], !text.isEmpty {
-            options.threads = try parseThreads(text, source: "HLS_PROXY_THREADS")
-        }
-        if options.logLevel == nil, let text = environment["HLS_PROXY_LOG_LEVEL"], !text.isEmpty {
-            options.logLevel = try parseLevel(text, source: "HLS_PROXY_LOG_LEVEL")
-        }
-        if options.accessLog == nil, let text = environment["HLS_PROXY_ACCESS_LOG"], !text.isEmpty {
-            options.accessLog = try parseSwitch(text, source: "HLS_PROXY_ACCESS_LOG")
-        }
+        try options.readEnvironment(environment)
         return options
     }
 
-    private static func parseSwitch(_ text: String, source: String) throws(UsageError) -> Bool {
+    static func parseSwitch(_ text: String, source: String) throws(UsageError) -> Bool {
         switch text.lowercased() {
         case "on", "true", "yes", "1": return true
         case "off", "false", "no", "0": return false
@@ -110,14 +106,14 @@ public struct CommandLineOptions: Equatable, Sendable {
         }
     }
 
-    private static func parsePort(_ text: String, source: String) throws(UsageError) -> Int {
+    static func parsePort(_ text: String, source: String) throws(UsageError) -> Int {
         guard text.count <= 5, let port = Int(text), port >= 0, port <= 65535 else {
             throw UsageError(description: "\(source): \"\(Sanitized.text(text))\" is not a port number (0-65535)")
         }
         return port
     }
 
-    private static func parseThreads(_ text: String, source: String) throws(UsageError) -> Int {
+    static func parseThreads(_ text: String, source: String) throws(UsageError) -> Int {
         let most = ProxyConfig.Listen.maxThreads
         guard text.count <= 2, let threads = Int(text), threads >= 1, threads <= most else {
             throw UsageError(description: "\(source): \"\(Sanitized.text(text))\" is not a thread count (1-\(most))")
@@ -125,7 +121,7 @@ public struct CommandLineOptions: Equatable, Sendable {
         return threads
     }
 
-    private static func parseLevel(_ text: String, source: String) throws(UsageError) -> LogSeverity {
+    static func parseLevel(_ text: String, source: String) throws(UsageError) -> LogSeverity {
         guard let level = LogSeverity(name: text) else {
             throw UsageError(description: "\(source): \"\(Sanitized.text(text))\" is not one of debug, info, warn, error")
         }
@@ -142,15 +138,17 @@ public struct CommandLineOptions: Equatable, Sendable {
           hls-subtitle-proxy rewrite --config PATH --url MASTER_URL [FILE|-]
 
         Options:
-          -c, --config PATH      JSON config file (see config.example.json)
+          -c, --config PATH      JSON config file (see config.example.json); without one nothing is
+                                 mounted and every request but /healthz, /readyz and /metrics is 404
               --host H           listen address, IPv4 or IPv6 (default from config, else 127.0.0.1)
           -p, --port N           listen port, 0 picks a free one (default from config, else 8080)
               --threads N        event loop threads, 1-64, each accepting on the port (default from
                                  config, else 1; one per core the proxy may use is the most that helps)
               --log-level L      diagnostics on stderr: debug, info, warn or error (default info)
               --access-log on|off  one JSON line per request on stdout (default on, or the config's access_log)
-              --check-config     validate the config, print every problem by field path, exit 0 or 1;
-                                 a valid one also prints the origin exchange ceiling in force
+              --check-config     validate the config file, print every problem by field path, exit 0
+                                 or 1 (1 too when no config file is given); a valid one also prints
+                                 the origin exchange ceiling in force
           -V, --version          print the version and exit
           -h, --help             print this help and exit
 
@@ -158,10 +156,13 @@ public struct CommandLineOptions: Equatable, Sendable {
           rewrite                print FILE (or stdin) rewritten as the running proxy would serve the
                                  master at MASTER_URL (a proxy URL); no network is used
 
-        Environment (flags win):
+        Environment (flags win over it, and it wins over the config file, which wins over the defaults;
+        an empty value counts as unset):
           HLS_PROXY_CONFIG       config file path
           HLS_PROXY_HOST         listen address
-          HLS_PROXY_PORT         listen port (PORT is read too, as platforms set it)
+          HLS_PROXY_PORT         listen port (PORT is read too, as platforms set it); a Kubernetes
+                                 service link value (tcp://..., udp://..., sctp://...) is ignored with
+                                 a warning
           HLS_PROXY_THREADS      event loop threads
           HLS_PROXY_LOG_LEVEL    diagnostics level
           HLS_PROXY_ACCESS_LOG   on or off: the access log

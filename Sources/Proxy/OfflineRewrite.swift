@@ -17,7 +17,31 @@ public enum OfflineRewrite {
         do {
             return try set.rewrite(master, masterTarget: origin.proxyTarget)
         } catch {
-            throw .badRequest("input is not a master playlist (\(error))")
+            throw .badRequest(reason(error))
+        }
+    }
+
+    /// What was wrong with the input, in the words of RFC 8216 rather than the error's case name.
+    static func reason(_ error: PlaylistError) -> String {
+        switch error {
+        case .notAPlaylist:
+            "input is not an HLS playlist: it does not start with #EXTM3U"
+        case .notAMaster:
+            "input is not a master playlist: it has no #EXT-X-STREAM-INF variant (a media playlist?)"
+        case .notAMediaPlaylist:
+            "input is a master playlist where a media playlist was expected"
+        case .invalidTrackValue(let track, let attribute):
+            "subtitle track \(track + 1)'s \(attribute) cannot be written as a quoted string (it holds a quote or a line break)"
+        case .invalidAttribute(let name):
+            "attribute \(Sanitized.text(name)) cannot be written in an attribute list"
+        case .malformedAttributeList(let line):
+            "input line \(line) has an attribute list that cannot be changed safely (an unterminated quoted string)"
+        case .invalidSegmentDuration(let line):
+            "input line \(line): the #EXTINF duration is not a non-negative decimal number"
+        case .invalidByteRange(let line):
+            "input line \(line): the byte range is not <length>[@<offset>]"
+        case .missingSegmentDuration(let line):
+            "input line \(line): a segment URI without #EXTINF before it"
         }
     }
 

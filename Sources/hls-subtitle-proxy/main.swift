@@ -5,8 +5,13 @@ import Proxy
 // The thin executable: arguments and environment in, a running proxy (or one offline action) out.
 
 
-func fail(_ message: String, status: Int32) -> Never {
+/// One line on stderr, prefixed with the program name.
+func printError(_ message: String) {
     try? FileHandle.standardError.write(contentsOf: Data("hls-subtitle-proxy: \(message)\n".utf8))
+}
+
+func fail(_ message: String, status: Int32) -> Never {
+    printError(message)
     exit(status)
 }
 
@@ -18,7 +23,11 @@ do {
     fail(error.description, status: 2)
 }
 
-func loadConfig() -> ProxyConfig {
+/// The config file as messages name it: an absolute path, as nginx names the file it loaded.
+let configFile = options.configPath.map { URL(fileURLWithPath: $0).standardizedFileURL.path }
+
+/// The config file with the flags and environment applied over it, and where the listen address came from.
+func loadConfig() -> (ProxyConfig, ListenSources) {
     do {
         var config: ProxyConfig
         if let path = options.configPath {
@@ -26,12 +35,10 @@ func loadConfig() -> ProxyConfig {
         } else {
             config = try ProxyConfig.decode(Array("{}".utf8), environment: environment)
         }
-        if let host = options.host { config.listen.host = host }
-        if let port = options.port { config.listen.port = port }
-        if let threads = options.threads { config.listen.threads = threads }
-        return config
+        let sources = ListenSources(applying: options, to: &config)
+        return (config, sources)
     } catch {
-        let where_ = options.configPath.map { " in \($0)" } ?? ""
+        let where_ = configFile.map { " in \($0)" } ?? ""
         if options.action == .checkConfig {
             for problem in error.problems { print(problem) }
             fail("config\(where_) has \(error.problems.count) problem(s)", status: 1)
@@ -44,13 +51,24 @@ switch options.action {
 case .help:
     print(CommandLineOptions.helpText)
 case .version:
-    print("hls-subtitle-proxy \(CommandLineOptions.version)")
+    print("hls-subtitle-proxy \(ProxyVersion.number)")
 case .checkConfig:
-    let config = loadConfig()
-    print("config OK: \(config.mounts.count) mount(s), \(config.subtitleSets.count) subtitle set(s)")
+    for warning in options.warnings { printError("warning: \(warning)") }
+    let (config, sources) = loadConfig()
+    let host = config.listen.host.contains(":") ? "[\(config.listen.host)]" : config.listen.host
+    let plan = "listen on \(host):\(config.listen.port) (\(sources.summary(threadCount: config.listen.threads)))"
+        + " with \(config.mounts.count) mount(s) and \(config.subtitleSets.count) subtitle set(s)"
+    guard let configFile else {
+        printError("no configuration file given (--config PATH or HLS_PROXY_CONFIG): nothing to test")
+        printError("without one it would \(plan): nothing is mounted, so every request but /healthz, /readyz and /metrics would answer 404")
+        exit(1)
+    }
+    print("configuration file \(configFile) test is successful")
+    print("it would \(plan)")
     print(config.limits.originExchangesSummary)
 case .rewrite(let url, let input):
-    let config = loadConfig()
+    for warning in options.warnings { printError("warning: \(warning)") }
+    let (config, _) = loadConfig()
     let bytes: [UInt8]
     if input == "-" {
         bytes = Array(FileHandle.standardInput.readDataToEndOfFile())
@@ -70,17 +88,24 @@ case .rewrite(let url, let input):
         fail(error.reason, status: 1)
     }
 case .serve:
-    let config = loadConfig()
+    let (config, listenSources) = loadConfig()
     let level = options.logLevel ?? config.logLevel.flatMap { LogSeverity(name: $0.rawValue) } ?? .info
     let logger = ProxyLogger.standard(level: level, accessLog: options.accessLog ?? config.accessLog)
+    for warning in options.warnings { logger.log(.warn, warning) }
+    if let configFile {
+        logger.log(.info, "loaded configuration file \(configFile)",
+                   [("mounts", String(config.mounts.count)), ("subtitle_sets", String(config.subtitleSets.count))])
+    } else {
+        logger.log(.warn, "no configuration file given (--config PATH or HLS_PROXY_CONFIG): running on the built-in defaults")
+    }
     let service = ProxyService(config: config, logger: logger)
     do {
         try service.start()
     } catch {
         fail("cannot start: \(error)", status: 1)
     }
-    let loops = config.listen.threads == 1 ? "" : " (\(config.listen.threads) event loop threads)"
-    logger.log(.info, "hls-subtitle-proxy \(CommandLineOptions.version) listening on http://\(service.address)\(loops)")
+    logger.log(.info, "hls-subtitle-proxy \(ProxyVersion.number) listening on http://\(service.address)"
+               + " (\(listenSources.summary(threadCount: config.listen.threads)))", listenSources.metadata)
     for line in service.startupSummary { logger.log(.info, line) }
     for warning in service.startupWarnings { logger.log(.warn, warning) }
     do {

@@ -19,7 +19,7 @@ import Testing
         #expect(seen.method == "GET")
         #expect(seen.target == "/master.m3u8?token=a%2Fb")
         #expect(seen.headers["Host"] == "127.0.0.1:\(origin.port)")
-        #expect(seen.headers["User-Agent"] == "hls-subtitle-proxy/0.1")
+        #expect(seen.headers["User-Agent"] == "hls-subtitle-proxy/\(ProxyVersion.number)")
         #expect(seen.headers["Accept-Encoding"] == (OriginClient.acceptsGzip ? "gzip" : "identity"))
     }
 

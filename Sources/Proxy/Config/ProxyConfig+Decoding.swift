@@ -15,6 +15,7 @@ extension ConfigReader {
         ]
         guard let members = object(document, at: root, keys: keys) else { return config }
         config.listen = listen(members["listen"], at: root.key("listen"))
+        if case .object(let listen)? = members["listen"] { config.listenKeysFromFile = Set(listen.filter { $0.value != .null }.keys) }
         config.mounts = mounts(members["mounts"], at: root.key("mounts"), baseDirectory: baseDirectory)
         config.embedded = embedded(members["embedded"], at: root.key("embedded"))
         config.subtitleSets = subtitleSets(members["subtitles"], at: root.key("subtitles"))

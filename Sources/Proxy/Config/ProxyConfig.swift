@@ -25,6 +25,9 @@ public struct ProxyConfig: Sendable {
     /// A PEM file of CA certificates trusted for https origins besides the system store (JSON
     /// `origin_ca_file`, relative to the config file); checked readable at load.
     public var originCAFile: String?
+    /// The `listen` keys (`host`, `port`, `threads`) the file itself set, so start-up can say which
+    /// parts of the address came from the file and which from flags, the environment or the defaults.
+    public internal(set) var listenKeysFromFile: Set<String> = []
 
     /// Makes a config from parts; every part defaults to what an empty JSON object decodes to.
     public init(

@@ -13,7 +13,7 @@ public final class OriginClient: Sendable {
         /// How long a whole fetch may take, redirects included.
         public var totalTimeout: Duration = .seconds(15)
         /// Sent as User-Agent unless the request carries its own.
-        public var userAgent = "hls-subtitle-proxy/0.1"
+        public var userAgent = ProxyVersion.userAgent
         /// A PEM file of CA certificates trusted for https origins besides the system store.
         public var caFile: String?
         /// The most http and https exchanges in flight at once (each a thread and two descriptors
