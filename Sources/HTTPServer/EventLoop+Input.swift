@@ -7,8 +7,16 @@ extension EventLoop {
         case .failed:
             close(connection)
         case .done(0):
-            // End of stream before a full request: nothing can complete it, nothing is owed.
-            close(connection)
+            // End of stream. Between requests nothing is owed. Within a head or a body the request can
+            // never complete: a client that only half-closed still reads why before the connection ends.
+            switch connection.state {
+            case .awaitingHead where connection.hasBufferedInput:
+                respondWithError(connection, .badRequest("request head incomplete"))
+            case .readingBody:
+                respondWithError(connection, .badRequest("request body incomplete"))
+            case .awaitingHead, .handling, .writing, .streaming, .lingering:
+                close(connection)
+            }
         case .done(let count):
             // A short read drained the socket: the next arrival raises a new edge. The end of stream
             // raises none if it came with the data, so after EPOLLRDHUP read on until it shows.

@@ -6,7 +6,7 @@ public struct HTTPServerConfiguration: Sendable {
     public var port: Int = 8080
     /// The longest request line accepted; longer gets 414.
     public var maxRequestLineBytes = 8192
-    /// The largest header section accepted; larger gets 431.
+    /// The largest header section accepted (after the request line, through the empty line ending it); larger gets 431.
     public var maxHeaderBytes = 32768
     /// The most header fields accepted; more gets 431.
     public var maxHeaderCount = 100
