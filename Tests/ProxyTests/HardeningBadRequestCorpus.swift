@@ -1,16 +1,18 @@
 import Foundation
 import Testing
 
-/// One hostile or malformed request for the proxy and the status it must get. Status 0 means the
-/// server owes nothing (the request never completed) and must close without a response.
+/// One hostile or malformed request for the proxy and the status it must get. A row that half-closes
+/// ends its side after the bytes: the request can never complete, and the client still reads why.
 struct BadRequestRow: Sendable, CustomTestStringConvertible {
     var name: String
     var bytes: [UInt8]
     var status: Int
+    var halfCloses = false
     var testDescription: String { "\(name) -> \(status)" }
 
-    init(_ name: String, _ text: String, _ status: Int) {
+    init(_ name: String, _ text: String, _ status: Int, halfCloses: Bool = false) {
         self.init(name, Array(text.utf8), status)
+        self.halfCloses = halfCloses
     }
 
     init(_ name: String, _ bytes: [UInt8], _ status: Int) {
@@ -105,10 +107,10 @@ let badRequestTable: [BadRequestRow] = [
     // Host header abuse.
     .init("two Host headers", "GET /healthz HTTP/1.1\r\n\(host)Host: evil.example\r\n\r\n", 400),
     .init("no Host on HTTP/1.1", "GET /healthz HTTP/1.1\r\n\r\n", 400),
-    // Incomplete requests: nothing is owed, the connection just closes.
-    .init("request line then end of stream", "GET /healthz HTTP/1.1\r\n", 0),
-    .init("half a header then end of stream", "GET /healthz HTTP/1.1\r\n\(host)X-A: b", 0),
-    .init("declared body never sent", "GET /healthz HTTP/1.1\r\n\(host)Content-Length: 10\r\n\r\nabc", 0),
+    // Incomplete requests then end of stream: a half-closed client can still read its 400.
+    .init("request line then end of stream", "GET /healthz HTTP/1.1\r\n", 400, halfCloses: true),
+    .init("half a header then end of stream", "GET /healthz HTTP/1.1\r\n\(host)X-A: b", 400, halfCloses: true),
+    .init("declared body never sent", "GET /healthz HTTP/1.1\r\n\(host)Content-Length: 10\r\n\r\nabc", 400, halfCloses: true),
 ]
 
 /// Binary requests kept as files in Tests/Fixtures/bad-requests, named `{name}.{status}.bin`.
