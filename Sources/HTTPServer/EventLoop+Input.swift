@@ -120,26 +120,44 @@ extension EventLoop {
                         respondWithError(connection, error)
                         return bytes.count
                     }
-                    if requestHead.contentLength > 0 {
-                        connection.pendingHead = requestHead
+                    if requestHead.contentLength > 0 || requestHead.chunked {
+                        // The body must arrive within one more header timeout (nginx bounds a discarded
+                        // body by time too), and its size is held to `maxBodyBytes`.
                         connection.bodyRemaining = requestHead.contentLength
+                        connection.chunkedBody = requestHead.chunked ? ChunkedBodyDiscarder() : nil
+                        connection.pendingHead = consume requestHead
                         connection.state = .readingBody
                         rearm(connection, .header)
                     } else {
-                        startHandler(connection, consume requestHead, body: [])
+                        startHandler(connection, consume requestHead)
                         return offset
                     }
                 }
             case .readingBody:
-                let take = min(connection.bodyRemaining, bytes.count - offset)
-                connection.body.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[offset..<(offset + take)]))
-                offset += take
-                connection.bodyRemaining -= take
-                guard connection.bodyRemaining == 0, let head = connection.pendingHead else { return offset }
-                let body = connection.body
+                // RFC 9110 §9.3.1: content in a GET, HEAD or OPTIONS request has no defined meaning and no
+                // route reads one, so it is discarded as it arrives (as nginx discards a body it does not
+                // use): the connection holds none of it, whatever its size.
+                if var chunked = connection.chunkedBody {
+                    switch chunked.discard(UnsafeBufferPointer(rebasing: bytes[offset...]), limits: limits) {
+                    case .needMore:
+                        connection.chunkedBody = chunked
+                        return bytes.count
+                    case .complete(let used):
+                        offset += used
+                        connection.chunkedBody = nil
+                    case .failed(let error):
+                        respondWithError(connection, error)
+                        return bytes.count
+                    }
+                } else {
+                    let take = min(connection.bodyRemaining, bytes.count - offset)
+                    offset += take
+                    connection.bodyRemaining -= take
+                    guard connection.bodyRemaining == 0 else { return offset }
+                }
+                guard let head = connection.pendingHead else { return offset }
                 connection.pendingHead = nil
-                connection.body = []
-                startHandler(connection, head, body: body)
+                startHandler(connection, head)
                 return offset
             case .handling, .writing, .streaming, .lingering:
                 return offset

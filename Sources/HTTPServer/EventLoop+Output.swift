@@ -1,7 +1,7 @@
 extension EventLoop {
     /// Offers a parsed request to the immediate handler, then to the async handler in its own task,
     /// whose response comes back via the mailbox. Bytes kept after this request wait until it is answered.
-    func startHandler(_ connection: Connection, _ head: consuming RequestHead, body: [UInt8]) {
+    func startHandler(_ connection: Connection, _ head: consuming RequestHead) {
         connection.state = .handling
         connection.inputAwaitsParsing = true
         disarm(connection)
@@ -10,7 +10,6 @@ extension EventLoop {
         connection.requestVersion = head.request.version
         // Moved out of the head, not copied: a copy retains every string and list in the request.
         var request = (consume head).request
-        request.body = body
         request.remoteAddress = connection.remoteAddress
         if let immediateHandler, let response = ResponseWriter.respondAtOnce(to: request, with: immediateHandler) {
             startResponse(connection, response)
@@ -31,7 +30,7 @@ extension EventLoop {
     func respondWithError(_ connection: Connection, _ error: RequestError) {
         connection.discardInput()
         connection.pendingHead = nil
-        connection.body = []
+        connection.chunkedBody = nil
         connection.scanner = HeadScanner()
         connection.keepAlive = false
         connection.isHeadRequest = false
@@ -169,7 +168,7 @@ extension EventLoop {
         connection.socket.shutdownWrite()
         connection.state = .lingering
         connection.discardInput()
-        connection.body = []
+        connection.chunkedBody = nil
         connection.pendingHead = nil
         if connection.isServing {
             connection.isServing = false

@@ -75,7 +75,8 @@ let badRequestTable: [BadRequestRow] = [
     .init("Content-Length in hex", "GET /healthz HTTP/1.1\r\n\(host)Content-Length: 0x1\r\n\r\nx", 400),
     .init("empty Content-Length", "GET /healthz HTTP/1.1\r\n\(host)Content-Length:\r\n\r\n", 400),
     .init("TE chunked, identity", "GET /healthz HTTP/1.1\r\n\(host)Transfer-Encoding: chunked, identity\r\n\r\n0\r\n\r\n", 501),
-    .init("TE with odd casing", "GET /healthz HTTP/1.1\r\n\(host)Transfer-Encoding: cHuNkEd\r\n\r\n0\r\n\r\n", 501),
+    // RFC 9112 §7: coding names are case-insensitive; a chunked body is read past and discarded.
+    .init("TE with odd casing", "GET /healthz HTTP/1.1\r\n\(host)\(close)Transfer-Encoding: cHuNkEd\r\n\r\n0\r\n\r\n", 200),
     .init("TE xchunked", "GET /healthz HTTP/1.1\r\n\(host)Transfer-Encoding: xchunked\r\n\r\n", 501),
     .init("two TE headers", "GET /healthz HTTP/1.1\r\n\(host)Transfer-Encoding: chunked\r\nTransfer-Encoding: identity\r\n\r\n0\r\n\r\n", 501),
     .init("TE with space before the colon", "GET /healthz HTTP/1.1\r\n\(host)Transfer-Encoding : chunked\r\n\r\n0\r\n\r\n", 400),
