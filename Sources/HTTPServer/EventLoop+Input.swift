@@ -104,7 +104,7 @@ extension EventLoop {
                 case .needMore:
                     return offset
                 case .failed(let error):
-                    respondWithError(connection, error)
+                    respondWithError(connection, error, head: head)
                     return bytes.count
                 case .complete(let length):
                     let spare = spareRequestHeaders
@@ -117,7 +117,7 @@ extension EventLoop {
                     do {
                         requestHead = try RequestParser.parse(UnsafeBufferPointer(rebasing: head[0..<length]), limits: limits, reusing: consume spare)
                     } catch {
-                        respondWithError(connection, error)
+                        respondWithError(connection, error, head: UnsafeBufferPointer(rebasing: head[0..<length]))
                         return bytes.count
                     }
                     if requestHead.contentLength > 0 || requestHead.chunked {
