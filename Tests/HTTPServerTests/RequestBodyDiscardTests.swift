@@ -124,4 +124,21 @@ import Testing
             #expect(consumed + used == end, "split at \(split)")
         }
     }
+
+    @Test func aChunkedBodysOutcomeDoesNotDependOnWhereAReadSplitsIt() {
+        let bodies = [
+            "5;name=\"v\"\r\nhello\r\n0\r\nX-T: t\r\n\r\nNEXT", "5\r\nhel", "zz\r\n", "5\nhello\r\n0\r\n\r\n",
+            "3\r\nhello\r\n", "ffffffffffffffffffff\r\n", "0\r\nX: a\nb\r\n\r\n", "0\r\n\r\n", "0\r\n \r\n\r\n",
+        ].map { Array($0.utf8) }
+        for body in bodies {
+            let whole = HTTPRequestHeadParsing.chunkedBody(body)
+            for split in 0...body.count {
+                #expect(HTTPRequestHeadParsing.chunkedBody(body, split: split) == whole, "\(String(decoding: body, as: UTF8.self)) split at \(split)")
+            }
+        }
+        #expect(HTTPRequestHeadParsing.chunkedBody(bodies[0]) == .complete(used: bodies[0].count - 4))
+        #expect(HTTPRequestHeadParsing.chunkedBody(bodies[1]) == .incomplete)
+        #expect(HTTPRequestHeadParsing.chunkedBody(bodies[5]) == .refused(.payloadTooLarge))
+        #expect(HTTPRequestHeadParsing.chunkedBody(bodies[8]) == .refused(.badRequest))
+    }
 }
