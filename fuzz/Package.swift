@@ -3,8 +3,9 @@ import PackageDescription
 
 // libFuzzer targets for the parsers that read untrusted bytes. A separate package, so the root stays
 // dependency-free. Build one with:
-//   swift build -c release --sanitize=fuzzer --sanitize=address -Xswiftc -use-ld=lld --product FuzzRequestHead
-// (lld: the default gold linker drops the coverage counters). fuzz/run.sh does all of it.
+//   swift build -c release --sanitize=fuzzer --sanitize=address -Xswiftc -use-ld=lld -Xswiftc -sanitize=fuzzer --product FuzzRequestHead
+// (lld: the default gold linker drops the coverage counters; -Xswiftc -sanitize=fuzzer instruments the
+// library targets, not only the entry file). fuzz/run.sh does all of it.
 let fuzzFlags: [SwiftSetting] = [.unsafeFlags(["-parse-as-library"])]
 
 let package = Package(
