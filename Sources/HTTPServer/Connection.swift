@@ -5,7 +5,7 @@ final class Connection {
     enum State {
         /// Waiting for (the rest of) a request head.
         case awaitingHead
-        /// Head parsed; collecting a Content-Length body.
+        /// Head parsed; reading past its body (Content-Length or chunked), which is discarded as it arrives.
         case readingBody
         /// A handler task is running; further input stays unparsed until the response is written.
         case handling
@@ -41,10 +41,12 @@ final class Connection {
     /// `input` holds bytes that followed a complete request and the parser has not seen yet.
     var inputAwaitsParsing = false
     @exclusivity(unchecked) var scanner = HeadScanner()
-    /// The head whose body is being collected.
+    /// The head whose body is being read past.
     var pendingHead: RequestHead?
-    var body: [UInt8] = []
+    /// Bytes of a Content-Length body still to come.
     var bodyRemaining = 0
+    /// Where a chunked body's framing stands, while one is read past.
+    var chunkedBody: ChunkedBodyDiscarder?
     /// The kernel may hold unread input (edge-triggered: no new event comes for it).
     var readable = false
     /// The peer shut its write side (EPOLLRDHUP): read on to the end of stream, even after a short read.

@@ -48,12 +48,12 @@ extension EventLoop {
         guard spareFD >= 0 else { return .noSpare }
         _ = Glibc.close(spareFD)
         spareFD = -1
-        let (result, _) = listener.accept()
+        let (result, remoteAddress) = listener.accept()
         var outcome = Refusal.noSpare
         switch result {
         case .done(let fd):
             let socket = Socket(fd: Int32(truncatingIfNeeded: fd))
-            socket.writeCanned(makeOverloadedResponse())
+            socket.writeCanned(makeOverloadedResponse(remoteAddress: remoteAddress))
             socket.close()
             outcome = .refused
         case .wouldBlock:
@@ -70,7 +70,7 @@ extension EventLoop {
         let connection = Connection(socket: socket, id: nextID, remoteAddress: remoteAddress)
         let overCap = tally.value >= configuration.maxConnections || stopDeadline != nil
         if overCap, totalCount - serving >= EventLoop.maxLingering {
-            socket.writeCanned(makeOverloadedResponse())
+            socket.writeCanned(makeOverloadedResponse(remoteAddress: remoteAddress))
             socket.close()
             return
         }
@@ -89,7 +89,7 @@ extension EventLoop {
         totalCount += 1
         if overCap {
             connection.isServing = false
-            socket.writeCanned(makeOverloadedResponse())
+            socket.writeCanned(makeOverloadedResponse(remoteAddress: remoteAddress))
             linger(connection)
             return
         }
@@ -99,10 +99,15 @@ extension EventLoop {
         arm(connection, .idle)
     }
 
-    /// The 503 sent to connections over the cap.
-    func makeOverloadedResponse() -> [UInt8] {
-        let response = ResponseWriter.makeErrorResponse(
-            for: RequestError(status: .serviceUnavailable, reason: "too many connections"))
+    /// The 503 sent to connections over the cap (reported to the rejection handler like any refusal).
+    func makeOverloadedResponse(remoteAddress: String) -> [UInt8] {
+        let error = RequestError(status: .serviceUnavailable, reason: "too many connections")
+        var response = ResponseWriter.makeErrorResponse(for: error)
+        if let rejectionHandler {
+            let rejection = HTTPRejection(
+                status: error.status, reason: error.reason, remoteAddress: remoteAddress, bodyBytes: response.body.count)
+            response.headers.append(contentsOf: rejectionHandler(rejection))
+        }
         let framing = ResponseWriter.Framing(
             isHeadRequest: false, keepAlive: false, requestVersion: .http1_1,
             date: date.current(), serverField: serverField)

@@ -7,8 +7,16 @@ extension EventLoop {
         case .failed:
             close(connection)
         case .done(0):
-            // End of stream before a full request: nothing can complete it, nothing is owed.
-            close(connection)
+            // End of stream. Between requests nothing is owed. Within a head or a body the request can
+            // never complete: a client that only half-closed still reads why before the connection ends.
+            switch connection.state {
+            case .awaitingHead where connection.hasBufferedInput:
+                respondWithError(connection, .badRequest("request head incomplete"))
+            case .readingBody:
+                respondWithError(connection, .badRequest("request body incomplete"))
+            case .awaitingHead, .handling, .writing, .streaming, .lingering:
+                close(connection)
+            }
         case .done(let count):
             // A short read drained the socket: the next arrival raises a new edge. The end of stream
             // raises none if it came with the data, so after EPOLLRDHUP read on until it shows.
@@ -96,7 +104,7 @@ extension EventLoop {
                 case .needMore:
                     return offset
                 case .failed(let error):
-                    respondWithError(connection, error)
+                    respondWithError(connection, error, head: head)
                     return bytes.count
                 case .complete(let length):
                     let spare = spareRequestHeaders
@@ -109,29 +117,47 @@ extension EventLoop {
                     do {
                         requestHead = try RequestParser.parse(UnsafeBufferPointer(rebasing: head[0..<length]), limits: limits, reusing: consume spare)
                     } catch {
-                        respondWithError(connection, error)
+                        respondWithError(connection, error, head: UnsafeBufferPointer(rebasing: head[0..<length]))
                         return bytes.count
                     }
-                    if requestHead.contentLength > 0 {
-                        connection.pendingHead = requestHead
+                    if requestHead.contentLength > 0 || requestHead.chunked {
+                        // The body must arrive within one more header timeout (nginx bounds a discarded
+                        // body by time too), and its size is held to `maxBodyBytes`.
                         connection.bodyRemaining = requestHead.contentLength
+                        connection.chunkedBody = requestHead.chunked ? ChunkedBodyDiscarder() : nil
+                        connection.pendingHead = consume requestHead
                         connection.state = .readingBody
                         rearm(connection, .header)
                     } else {
-                        startHandler(connection, consume requestHead, body: [])
+                        startHandler(connection, consume requestHead)
                         return offset
                     }
                 }
             case .readingBody:
-                let take = min(connection.bodyRemaining, bytes.count - offset)
-                connection.body.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[offset..<(offset + take)]))
-                offset += take
-                connection.bodyRemaining -= take
-                guard connection.bodyRemaining == 0, let head = connection.pendingHead else { return offset }
-                let body = connection.body
+                // RFC 9110 §9.3.1: content in a GET, HEAD or OPTIONS request has no defined meaning and no
+                // route reads one, so it is discarded as it arrives (as nginx discards a body it does not
+                // use): the connection holds none of it, whatever its size.
+                if var chunked = connection.chunkedBody {
+                    switch chunked.discard(UnsafeBufferPointer(rebasing: bytes[offset...]), limits: limits) {
+                    case .needMore:
+                        connection.chunkedBody = chunked
+                        return bytes.count
+                    case .complete(let used):
+                        offset += used
+                        connection.chunkedBody = nil
+                    case .failed(let error):
+                        respondWithError(connection, error)
+                        return bytes.count
+                    }
+                } else {
+                    let take = min(connection.bodyRemaining, bytes.count - offset)
+                    offset += take
+                    connection.bodyRemaining -= take
+                    guard connection.bodyRemaining == 0 else { return offset }
+                }
+                guard let head = connection.pendingHead else { return offset }
                 connection.pendingHead = nil
-                connection.body = []
-                startHandler(connection, head, body: body)
+                startHandler(connection, head)
                 return offset
             case .handling, .writing, .streaming, .lingering:
                 return offset

@@ -1,7 +1,7 @@
 extension EventLoop {
     /// Offers a parsed request to the immediate handler, then to the async handler in its own task,
     /// whose response comes back via the mailbox. Bytes kept after this request wait until it is answered.
-    func startHandler(_ connection: Connection, _ head: consuming RequestHead, body: [UInt8]) {
+    func startHandler(_ connection: Connection, _ head: consuming RequestHead) {
         connection.state = .handling
         connection.inputAwaitsParsing = true
         disarm(connection)
@@ -10,7 +10,6 @@ extension EventLoop {
         connection.requestVersion = head.request.version
         // Moved out of the head, not copied: a copy retains every string and list in the request.
         var request = (consume head).request
-        request.body = body
         request.remoteAddress = connection.remoteAddress
         if let immediateHandler, let response = ResponseWriter.respondAtOnce(to: request, with: immediateHandler) {
             startResponse(connection, response)
@@ -28,14 +27,46 @@ extension EventLoop {
     }
 
     /// Answers a request the server refused, then closes: the rest of the input cannot be trusted.
-    func respondWithError(_ connection: Connection, _ error: RequestError) {
+    /// `head` is the refused head's bytes when the caller has them (else what the connection kept).
+    func respondWithError(_ connection: Connection, _ error: RequestError, head: UnsafeBufferPointer<UInt8>? = nil) {
+        var response = ResponseWriter.makeErrorResponse(for: error)
+        if let rejectionHandler {
+            let rejection = makeRejection(connection, error, head: head, bodyBytes: response.body.count)
+            response.headers.append(contentsOf: rejectionHandler(rejection))
+        }
         connection.discardInput()
         connection.pendingHead = nil
-        connection.body = []
+        connection.chunkedBody = nil
         connection.scanner = HeadScanner()
         connection.keepAlive = false
         connection.isHeadRequest = false
-        startResponse(connection, ResponseWriter.makeErrorResponse(for: error))
+        startResponse(connection, response)
+    }
+
+    /// What is known of a refused request: the parsed head when its body was being read, else the
+    /// request line and Origin as far as the bytes go; the time since its first byte, from the header deadline.
+    private func makeRejection(_ connection: Connection, _ error: RequestError, head: UnsafeBufferPointer<UInt8>?, bodyBytes: Int) -> HTTPRejection {
+        let headerMilliseconds = timerDurations[TimerKind.header.rawValue]
+        var waited: Int64 = 0
+        if error.status == .requestTimeout {
+            waited = headerMilliseconds
+        } else if let deadline = deadlines.deadline(of: connection.socket.fd, kind: .header) {
+            waited = max(0, now &- (deadline &- headerMilliseconds))
+        }
+        var rejection = HTTPRejection(
+            status: error.status, reason: error.reason, remoteAddress: connection.remoteAddress,
+            durationMilliseconds: Double(waited), bodyBytes: bodyBytes)
+        if let request = connection.pendingHead?.request {
+            rejection.method = request.method.rawValue
+            rejection.target = request.target
+            rejection.origin = request.headers["Origin"]
+        } else if let head {
+            rejection.read(head: head)
+        } else if connection.hasBufferedInput {
+            let start = connection.inputStart
+            connection.input.withUnsafeBufferPointer { rejection.read(head: UnsafeBufferPointer(rebasing: $0[start...])) }
+        }
+        return rejection
     }
 
     /// Serializes the response into the shared head buffer and writes head and body in one writev;
@@ -169,7 +200,7 @@ extension EventLoop {
         connection.socket.shutdownWrite()
         connection.state = .lingering
         connection.discardInput()
-        connection.body = []
+        connection.chunkedBody = nil
         connection.pendingHead = nil
         if connection.isServing {
             connection.isServing = false

@@ -41,6 +41,11 @@ struct DeadlineLists: ~Copyable {
         fd >= 0 && Int(fd) < capacity ? links[Int(fd)].kind : .none
     }
 
+    /// The deadline `fd` has armed for `kind`, if that is what it waits on.
+    func deadline(of fd: Int32, kind: TimerKind) -> Int64? {
+        fd >= 0 && Int(fd) < capacity && links[Int(fd)].kind == kind && kind != .none ? links[Int(fd)].deadline : nil
+    }
+
     /// The first connection of `kind`'s list, the one whose deadline comes first, and that deadline.
     func first(_ kind: TimerKind) -> (fd: Int32, deadline: Int64)? {
         guard kind != .none else { return nil }

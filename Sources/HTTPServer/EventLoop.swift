@@ -18,6 +18,8 @@ final class EventLoop: @unchecked Sendable {
     let serverField: [UInt8]
     let handler: HTTPHandler
     let immediateHandler: HTTPImmediateHandler?
+    /// Told of every request the server refuses itself; adds fields to the error response.
+    let rejectionHandler: HTTPRejectionHandler?
     let mailbox: LoopMailbox
     /// Connections counted in `HTTPServer.openConnections`, across every loop of the server.
     let tally: ConnectionTally
@@ -55,13 +57,15 @@ final class EventLoop: @unchecked Sendable {
     private let onStopped: @Sendable () -> Void
 
     init(configuration: HTTPServerConfiguration, listener: Socket, tally: ConnectionTally, handler: @escaping HTTPHandler,
-         immediateHandler: HTTPImmediateHandler?, onStopped: @escaping @Sendable () -> Void) throws {
+         immediateHandler: HTTPImmediateHandler?, rejectionHandler: HTTPRejectionHandler? = nil,
+         onStopped: @escaping @Sendable () -> Void) throws {
         self.configuration = configuration
         self.tally = tally
         self.limits = RequestLimits(configuration)
         self.serverField = ResponseWriter.serverField(configuration.serverName)
         self.handler = handler
         self.immediateHandler = immediateHandler
+        self.rejectionHandler = rejectionHandler
         self.listener = listener
         self.onStopped = onStopped
         timerDurations = [configuration.headerTimeout.clampedMilliseconds, configuration.idleTimeout.clampedMilliseconds,

@@ -14,7 +14,8 @@ public struct HTTPRequest: Sendable {
     public var version: HTTPVersion
     /// The header fields.
     public var headers: HTTPHeaders
-    /// The body (bounded by the server's limit; empty for GET and HEAD in practice).
+    /// The body: always empty from the server, which reads past a request's body and discards it
+    /// (only GET, HEAD and OPTIONS reach a handler, and none of them carries meaningful content).
     public var body: [UInt8]
     /// The peer address, `ip:port` (IPv6 in brackets).
     public var remoteAddress: String

@@ -31,4 +31,32 @@ public enum HTTPRequestHeadParsing {
             }
         }
     }
+
+    /// What bytes amount to as a chunked request body, read the way the event loop reads past one.
+    public enum ChunkedBodyOutcome: Sendable, Equatable {
+        /// The body ends after `used` bytes (the trailer section's empty line included).
+        case complete(used: Int)
+        /// The body is refused with this status.
+        case refused(HTTPStatus)
+        /// No end of body yet.
+        case incomplete
+    }
+
+    /// Reads `bytes` as a chunked body fed in two pieces split at `split` (clamped to the input), as
+    /// reads may split it anywhere; the outcome must not depend on where.
+    public static func chunkedBody(_ bytes: [UInt8], split: Int = .max, configuration: HTTPServerConfiguration = HTTPServerConfiguration()) -> ChunkedBodyOutcome {
+        let limits = RequestLimits(configuration)
+        let cut = min(max(0, split), bytes.count)
+        var discarder = ChunkedBodyDiscarder()
+        var consumed = 0
+        for piece in [bytes[..<cut], bytes[cut...]] {
+            let progress = piece.withUnsafeBufferPointer { discarder.discard($0, limits: limits) }
+            switch progress {
+            case .needMore: consumed += piece.count
+            case .complete(let used): return .complete(used: consumed + used)
+            case .failed(let error): return .refused(error.status)
+            }
+        }
+        return .incomplete
+    }
 }

@@ -30,14 +30,17 @@ public final class HTTPServer: Sendable {
     private let configuration: HTTPServerConfiguration
     private let handler: HTTPHandler
     private let immediateHandler: HTTPImmediateHandler?
+    private let rejectionHandler: HTTPRejectionHandler?
     private let state = Mutex(State())
     private let tally = ConnectionTally()
 
-    /// Makes a server; nothing is bound until `start()`.
-    public init(configuration: HTTPServerConfiguration, handler: @escaping HTTPHandler) {
+    /// Makes a server; nothing is bound until `start()`. Requests the server refuses itself (malformed,
+    /// too large, too slow, over the connection cap) are reported to `rejectionHandler` when given.
+    public init(configuration: HTTPServerConfiguration, handler: @escaping HTTPHandler, rejectionHandler: HTTPRejectionHandler? = nil) {
         self.configuration = configuration
         self.handler = handler
         self.immediateHandler = nil
+        self.rejectionHandler = rejectionHandler
     }
 
     /// Makes a server that offers each request to `immediateHandler` on the loop thread first (see
@@ -45,11 +48,13 @@ public final class HTTPServer: Sendable {
     public init(
         configuration: HTTPServerConfiguration,
         handler: @escaping HTTPHandler,
-        immediateHandler: @escaping HTTPImmediateHandler
+        immediateHandler: @escaping HTTPImmediateHandler,
+        rejectionHandler: HTTPRejectionHandler? = nil
     ) {
         self.configuration = configuration
         self.handler = handler
         self.immediateHandler = immediateHandler
+        self.rejectionHandler = rejectionHandler
     }
 
     /// Binds and listens, then starts the loop threads. Throws `HTTPServerError` naming the failed call.
@@ -73,7 +78,7 @@ public final class HTTPServer: Sendable {
                     do {
                         loops.append(try EventLoop(
                             configuration: configuration, listener: listener, tally: tally, handler: handler,
-                            immediateHandler: immediateHandler
+                            immediateHandler: immediateHandler, rejectionHandler: rejectionHandler
                         ) { [self] in
                             loopDidStop()
                         })

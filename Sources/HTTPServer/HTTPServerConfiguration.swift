@@ -6,11 +6,12 @@ public struct HTTPServerConfiguration: Sendable {
     public var port: Int = 8080
     /// The longest request line accepted; longer gets 414.
     public var maxRequestLineBytes = 8192
-    /// The largest header section accepted; larger gets 431.
+    /// The largest header section accepted (after the request line, through the empty line ending it); larger gets 431.
     public var maxHeaderBytes = 32768
     /// The most header fields accepted; more gets 431.
     public var maxHeaderCount = 100
-    /// The largest request body accepted; larger gets 413.
+    /// The largest request body accepted (Content-Length, or a chunked body's data); larger gets 413.
+    /// Bodies are read past and discarded as they arrive, never held.
     public var maxBodyBytes = 1 << 20
     /// From the first byte of a request head to its end (and for a declared body to arrive); then 408 and close.
     public var headerTimeout: Duration = .seconds(10)

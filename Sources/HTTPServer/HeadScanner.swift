@@ -43,10 +43,25 @@ struct HeadScanner {
                     ? RequestError(status: .uriTooLong, reason: "request line too long")
                     : RequestError(status: .requestHeaderFieldsTooLarge, reason: "header section too large"))
             }
+            if byte == 0x0D {
+                // RFC 9112 §2.2: a CR not followed by LF is invalid; answered at once rather than left
+                // to wait for an LF that may never come. A CR at the end of what arrived waits for the next byte.
+                guard index + 1 < head.count else { break }
+                if head[index + 1] != 0x0A { return .failed(.badRequest("bare CR in request head")) }
+            }
             if byte == 0x0A {
                 if requestLineEnd < 0 {
+                    // The line without its ending: a bare LF ending leaves no CR to have tripped the check below.
+                    let content = index > 0 && head[index - 1] == 0x0D ? index - 1 : index
+                    if content > limits.maxRequestLineBytes {
+                        return .failed(RequestError(status: .uriTooLong, reason: "request line too long"))
+                    }
                     requestLineEnd = index
                 } else {
+                    // The header section counts through the final LF: `maxHeaderBytes` is its whole size.
+                    if index - requestLineEnd > limits.maxHeaderBytes {
+                        return .failed(RequestError(status: .requestHeaderFieldsTooLarge, reason: "header section too large"))
+                    }
                     let length = index - lineStart
                     if length == 0 || (length == 1 && head[lineStart] == 0x0D) {
                         index += 1

@@ -4,6 +4,12 @@ struct HeaderFieldsSummary {
     /// The agreed Content-Length, once one is seen.
     var contentLength: Int?
     var hasTransferEncoding = false
+    /// Transfer codings listed over every Transfer-Encoding field, and whether the one so far is `chunked`.
+    var transferCodingCount = 0
+    var lastCodingIsChunked = false
+    /// The body is chunked and nothing else: the one transfer coding the server reads (as nginx, any
+    /// other list gets 501).
+    var isChunkedOnly: Bool { transferCodingCount == 1 && lastCodingIsChunked }
     var connection = ConnectionOptions()
 
     /// Parses `field-name ":" OWS field-value OWS` (RFC 9112 §5) and appends it.
@@ -53,6 +59,13 @@ struct HeaderFieldsSummary {
             }
         case .transferEncoding:
             hasTransferEncoding = true
+            // RFC 9110 §5.6.1: a list; empty elements are ignored. RFC 9112 §7: coding names are case-insensitive.
+            for element in value.split(separator: 0x2C, omittingEmptySubsequences: false) {
+                let coding = element.drop { $0 == 0x20 || $0 == 0x09 }.reversed().drop { $0 == 0x20 || $0 == 0x09 }.reversed()
+                guard !coding.isEmpty else { continue }
+                transferCodingCount += 1
+                lastCodingIsChunked = coding.count == 7 && zip(coding, "chunked".utf8).allSatisfy { $0 | 0x20 == $1 }
+            }
         case .connection:
             connection.add(String(decoding: value, as: UTF8.self))
         }

@@ -2,7 +2,7 @@
 struct RequestLimits: Sendable {
     /// Longest request line (without its line ending); 414 beyond.
     var maxRequestLineBytes: Int
-    /// Largest header section (everything after the request line); 431 beyond.
+    /// Largest header section (everything after the request line, through the empty line ending it); 431 beyond.
     var maxHeaderBytes: Int
     /// Most header fields; 431 beyond.
     var maxHeaderCount: Int

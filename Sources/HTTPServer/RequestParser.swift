@@ -6,6 +6,8 @@ struct RequestHead {
     var request: HTTPRequest
     /// The declared body length (0 without Content-Length).
     var contentLength: Int
+    /// The body is chunked (`Transfer-Encoding: chunked`); its length shows only as it arrives.
+    var chunked = false
     /// Whether the connection stays open after the response (RFC 9112 §9.3).
     var keepAlive: Bool
 }
@@ -97,8 +99,8 @@ enum RequestParser {
         if contentLength > limits.maxBodyBytes {
             throw RequestError(status: .payloadTooLarge, reason: "request body too large")
         }
-        // RFC 9112 §6.1: a transfer coding we do not implement gets 501; chunked request bodies are not supported.
-        if fields.hasTransferEncoding {
+        // RFC 9112 §6.1: a transfer coding we do not implement gets 501; chunked alone is read (and discarded).
+        if fields.hasTransferEncoding, !fields.isChunkedOnly {
             throw RequestError(status: .notImplemented, reason: "Transfer-Encoding not supported")
         }
         let target: RequestTarget
@@ -111,7 +113,7 @@ enum RequestParser {
             request: HTTPRequest(
                 method: start.method, target: start.target, path: target.path, rawPath: target.rawPath,
                 query: target.query, version: start.version, headers: headers),
-            contentLength: contentLength, keepAlive: keepAlive)
+            contentLength: contentLength, chunked: fields.hasTransferEncoding, keepAlive: keepAlive)
     }
 }
 

@@ -23,15 +23,16 @@ enum ByteRangeRequest {
         let first = spec[..<dash].trimmingWhitespace()
         let last = spec[spec.index(after: dash)...].trimmingWhitespace()
         if first.isEmpty {
-            // Suffix form "-n": the last n bytes.
-            guard let count = decimal(last) else { return .whole }
+            // Suffix form "-n": the last n bytes (all of them when n is larger than the body).
+            guard let count = saturatingDecimal(last) else { return .whole }
             guard count > 0, length > 0 else { return .unsatisfiable }
             return .partial(lower: max(0, length - count), upper: length - 1)
         }
-        guard let lower = decimal(first) else { return .whole }
+        guard let lower = saturatingDecimal(first) else { return .whole }
         var upper = length - 1
         if !last.isEmpty {
-            guard let value = decimal(last), value >= lower else { return .whole }
+            // RFC 9110 §14.1.2: a last-byte-pos past the end means the end, however many digits it has.
+            guard let value = saturatingDecimal(last), value >= lower else { return .whole }
             upper = min(value, length - 1)
         }
         guard lower < length else { return .unsatisfiable }
@@ -111,6 +112,20 @@ enum ByteRangeRequest {
         if total == "*" { return (first, last, nil) }
         guard let length = decimal(total), last < length else { return nil }
         return (first, last, length)
+    }
+
+    /// Digits as a number, any count of them: a value past `Int.max` becomes `Int.max`, which is past
+    /// the end of any body (so a first-byte-pos that large is unsatisfiable, a last-byte-pos the end).
+    private static func saturatingDecimal<S: StringProtocol>(_ text: S) -> Int? {
+        guard !text.isEmpty else { return nil }
+        var value = 0
+        for byte in text.utf8 {
+            guard byte >= 0x30, byte <= 0x39 else { return nil }
+            let (times, overflowA) = value.multipliedReportingOverflow(by: 10)
+            let (sum, overflowB) = times.addingReportingOverflow(Int(byte &- 0x30))
+            value = overflowA || overflowB ? Int.max : sum
+        }
+        return value
     }
 
     private static func decimal<S: StringProtocol>(_ text: S) -> Int? {

@@ -27,11 +27,20 @@ public final class ProxyMetrics: Sendable {
     /// Requests by route and status class: `route.index * 6 + class` (class 0 for codes under 100).
     private let requests = (0..<(ProxyRoute.allCases.count * 6)).map { _ in Counter() }
 
+    /// The statuses the HTTP server refuses requests with, each counted apart under `route="rejected"`
+    /// (which of them it was is the news: 408 is a slow client, 431 a huge header, 503 the connection cap).
+    static let rejectionStatuses = [400, 405, 408, 413, 414, 431, 501, 503, 505]
+    private let rejections = ProxyMetrics.rejectionStatuses.map { _ in Counter() }
+
     /// Makes an empty set of metrics.
     public init() {}
 
     /// Counts one answered request.
     func recordRequest(route: ProxyRoute, status: Int) {
+        if route == .rejected, let position = ProxyMetrics.rejectionStatuses.firstIndex(of: status) {
+            rejections[position].value.add(1, ordering: .relaxed)
+            return
+        }
         let statusClass = min(max(status / 100, 0), 5)
         requests[route.index &* 6 &+ statusClass].value.add(1, ordering: .relaxed)
     }
@@ -72,9 +81,16 @@ public final class ProxyMetrics: Sendable {
     ) -> String {
         let snapshot = state.withLock { $0 }
         var out = ""
-        out += "# HELP hls_proxy_requests_total Requests answered, by route and status class.\n"
+        out += "# HELP hls_proxy_requests_total Requests answered, by route and status class (the exact status for route rejected).\n"
         out += "# TYPE hls_proxy_requests_total counter\n"
         for route in ProxyRoute.allCases {
+            if route == .rejected {
+                for (position, status) in ProxyMetrics.rejectionStatuses.enumerated() {
+                    let value = rejections[position].value.load(ordering: .relaxed)
+                    guard value > 0 else { continue }
+                    out += "hls_proxy_requests_total{route=\"rejected\",status=\"\(status)\"} \(value)\n"
+                }
+            }
             for statusClass in 0..<6 {
                 let value = requests[route.index * 6 + statusClass].value.load(ordering: .relaxed)
                 guard value > 0 else { continue }

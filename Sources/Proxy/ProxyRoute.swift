@@ -13,6 +13,8 @@ enum ProxyRoute: String, CaseIterable, Sendable {
     case proxy
     case ready
     case redirect
+    /// Refused by the HTTP server before routing: malformed, too large, too slow, over the connection cap.
+    case rejected
     case subtitle
     case subtitlePlaylist = "subtitle-playlist"
 
@@ -31,8 +33,9 @@ enum ProxyRoute: String, CaseIterable, Sendable {
         case .proxy: 9
         case .ready: 10
         case .redirect: 11
-        case .subtitle: 12
-        case .subtitlePlaylist: 13
+        case .rejected: 12
+        case .subtitle: 13
+        case .subtitlePlaylist: 14
         }
     }
 
@@ -52,6 +55,7 @@ enum ProxyRoute: String, CaseIterable, Sendable {
         case .proxy: #""proxy""#
         case .ready: #""ready""#
         case .redirect: #""redirect""#
+        case .rejected: #""rejected""#
         case .subtitle: #""subtitle""#
         case .subtitlePlaylist: #""subtitle-playlist""#
         }

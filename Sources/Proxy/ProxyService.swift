@@ -41,7 +41,8 @@ public final class ProxyService: Sendable {
         let server = HTTPServer(
             configuration: serverConfiguration,
             handler: { request in await handler.handle(request) },
-            immediateHandler: { request in handler.handleImmediately(request) }
+            immediateHandler: { request in handler.handleImmediately(request) },
+            rejectionHandler: { rejection in handler.handleRejection(rejection) }
         )
         serverBox.withLock { $0 = server }
         self.server = server

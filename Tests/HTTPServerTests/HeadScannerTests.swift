@@ -9,10 +9,21 @@ import Testing
         var lineStart = 0, requestLineEnd = -1, headerLines = 0
         for index in head.indices {
             let byte = head[index]
+            if byte == 0x0D {
+                if index + 1 == head.count { return .needMore }
+                if head[index + 1] != 0x0A { return .failed(.badRequest("bare CR in request head")) }
+            }
             if byte == 0x0A {
                 if requestLineEnd < 0 {
+                    let content = index > 0 && head[index - 1] == 0x0D ? index - 1 : index
+                    if content > limits.maxRequestLineBytes {
+                        return .failed(RequestError(status: .uriTooLong, reason: "request line too long"))
+                    }
                     requestLineEnd = index
                 } else {
+                    if index - requestLineEnd > limits.maxHeaderBytes {
+                        return .failed(RequestError(status: .requestHeaderFieldsTooLarge, reason: "header section too large"))
+                    }
                     let length = index - lineStart
                     if length == 0 || (length == 1 && head[lineStart] == 0x0D) { return .complete(length: index + 1) }
                     headerLines += 1
@@ -110,5 +121,41 @@ import Testing
         #expect(Self.scan(headers, limits: limits, piece: 64) == .needMore)
         #expect(Self.scan(headers + [0x68], limits: limits, piece: 64)
             == .failed(RequestError(status: .requestHeaderFieldsTooLarge, reason: "header section too large")))
+    }
+
+    @Test func aBareCRIsRefusedAsSoonAsTheByteAfterItArrives() {
+        let limits = RequestLimits(HTTPServerConfiguration())
+        let head = Array("GET / HTTP/1.1\rHost: x\r\r".utf8)
+        let bareCR = HeadScanner.Progress.failed(.badRequest("bare CR in request head"))
+        // Whole, and a byte at a time: the CR alone waits, the byte after it decides.
+        #expect(Self.scan(head, limits: limits, piece: 64) == bareCR)
+        #expect(Self.scan(head, limits: limits, piece: 1) == bareCR)
+        #expect(Self.scan(Array("GET / HTTP/1.1\r".utf8), limits: limits, piece: 1) == .needMore)
+    }
+
+    @Test func aHeaderSectionOfExactlyTheLimitIsAcceptedAndOneByteMoreIsNot() {
+        var configuration = HTTPServerConfiguration()
+        configuration.maxHeaderBytes = 32_768
+        let limits = RequestLimits(configuration)
+        let requestLine = Array("GET / HTTP/1.1\r\n".utf8)
+        // "Host: x\r\n" + "X-Pad: ...\r\n" + "\r\n" = exactly 32,768 bytes after the request line.
+        let fixed = "Host: x\r\nX-Pad: \r\n\r\n".utf8.count
+        let exact = requestLine + Array("Host: x\r\nX-Pad: \(String(repeating: "p", count: 32_768 - fixed))\r\n\r\n".utf8)
+        #expect(exact.count - requestLine.count == 32_768)
+        #expect(Self.scan(exact, limits: limits, piece: 4096) == .complete(length: exact.count))
+        let over = requestLine + Array("Host: x\r\nX-Pad: \(String(repeating: "p", count: 32_769 - fixed))\r\n\r\n".utf8)
+        #expect(Self.scan(over, limits: limits, piece: 4096)
+            == .failed(RequestError(status: .requestHeaderFieldsTooLarge, reason: "header section too large")))
+    }
+
+    @Test func aRequestLineEndedByABareLFIsHeldToTheSameLimitAsOneEndedByCRLF() {
+        var configuration = HTTPServerConfiguration()
+        configuration.maxRequestLineBytes = 20
+        let limits = RequestLimits(configuration)
+        let tooLong = HeadScanner.Progress.failed(RequestError(status: .uriTooLong, reason: "request line too long"))
+        let line = Array(repeating: UInt8(ascii: "a"), count: 21)
+        #expect(Self.scan(line + [0x0D, 0x0A], limits: limits, piece: 64) == tooLong)
+        #expect(Self.scan(line + [0x0A], limits: limits, piece: 64) == tooLong)
+        #expect(Self.scan(Array(line.dropLast()) + [0x0A], limits: limits, piece: 64) == .needMore)
     }
 }

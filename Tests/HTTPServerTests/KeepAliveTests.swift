@@ -138,7 +138,7 @@ import Testing
         }
     }
 
-    @Test func aDeclaredBodyIsReadAndPassedOn() async throws {
+    @Test func aDeclaredBodyIsReadPastAndDiscardedAndTheNextRequestFollowsIt() async throws {
         try await withServer { server in
             let port = server.port
             let (first, second) = try await offPool {
@@ -147,7 +147,7 @@ import Testing
                 try client.send("loGET /after HTTP/1.1\r\nHost: t\r\n\r\n")
                 return (try client.readResponse(), try client.readResponse())
             }
-            #expect(first.text.hasSuffix("body=5"))
+            #expect(first.text.hasSuffix("body=0"))
             #expect(second.text.contains("path=/after"))
         }
     }

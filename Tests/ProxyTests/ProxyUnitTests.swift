@@ -43,7 +43,12 @@ import Testing
         ("bytes=9-3", 100, .whole),
         ("items=0-1", 100, .whole),
         ("bytes=abc", 100, .whole),
-        ("bytes=99999999999999999999999-", 100, .whole),
+        // RFC 9110 §14.1.2: a first-byte-pos past the end is unsatisfiable however many digits it has,
+        // and a last-byte-pos past it is the end.
+        ("bytes=99999999999999999999999-", 100, .unsatisfiable),
+        ("bytes=0-9223372036854775807", 100, .partial(lower: 0, upper: 99)),
+        ("bytes=10-99999999999999999999999", 100, .partial(lower: 10, upper: 99)),
+        ("bytes=-99999999999999999999999", 100, .partial(lower: 0, upper: 99)),
         ("bytes=0-", 0, .unsatisfiable),
     ] as [(String?, Int, ByteRangeRequest.Outcome)])
     func rangeHeadersAreInterpretedAsRFC9110Says(header: String?, length: Int, expected: ByteRangeRequest.Outcome) {

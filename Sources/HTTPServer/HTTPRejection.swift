@@ -1,0 +1,86 @@
+/// A request the server answered itself before any handler saw it: malformed, too large, too slow, or
+/// over the connection cap. Handed to the server's rejection handler, so it is logged and counted too.
+public struct HTTPRejection: Sendable {
+    /// The status of the error response (400, 408, 413, 414, 431, 501, 503, 505, ...).
+    public var status: HTTPStatus
+    /// The one-line reason the response body gives.
+    public var reason: String
+    /// The method, when the request line arrived whole; empty otherwise.
+    public var method: String
+    /// The request target as received, when the request line arrived whole; empty otherwise.
+    public var target: String
+    /// The Origin field's value, when the head got that far; nil otherwise.
+    public var origin: String?
+    /// The peer address, `ip:port`.
+    public var remoteAddress: String
+    /// From the request's first byte (as the loop saw it arrive) to the rejection.
+    public var durationMilliseconds: Double
+    /// The length of the error response's body.
+    public var bodyBytes: Int
+
+    /// Makes a rejection; the server fills these in, tests may build them directly.
+    public init(
+        status: HTTPStatus, reason: String, method: String = "", target: String = "", origin: String? = nil,
+        remoteAddress: String = "", durationMilliseconds: Double = 0, bodyBytes: Int = 0
+    ) {
+        self.status = status
+        self.reason = reason
+        self.method = method
+        self.target = target
+        self.origin = origin
+        self.remoteAddress = remoteAddress
+        self.durationMilliseconds = durationMilliseconds
+        self.bodyBytes = bodyBytes
+    }
+
+    /// The request line and the Origin field, read as far as `head` holds them whole: only complete
+    /// lines are looked at, and nothing here can fail (the head was refused already).
+    mutating func read(head: UnsafeBufferPointer<UInt8>) {
+        var lineStart = 0
+        var index = 0
+        var isRequestLine = true
+        while index < head.count {
+            guard head[index] == 0x0A else {
+                index += 1
+                continue
+            }
+            var end = index
+            if end > lineStart, head[end - 1] == 0x0D { end -= 1 }
+            let line = UnsafeBufferPointer(rebasing: head[lineStart..<end])
+            if isRequestLine {
+                readRequestLine(line)
+                isRequestLine = false
+            } else if line.isEmpty {
+                return
+            } else if let value = Self.value(of: line, named: "origin") {
+                origin = value
+            }
+            index += 1
+            lineStart = index
+        }
+    }
+
+    /// `method SP target SP version`: the first two parts, if the line has that shape.
+    private mutating func readRequestLine(_ line: UnsafeBufferPointer<UInt8>) {
+        let parts = line.split(separator: 0x20, maxSplits: 2, omittingEmptySubsequences: false)
+        guard parts.count == 3, HTTPSyntax.isToken(UnsafeBufferPointer(rebasing: parts[0])) else { return }
+        method = String(decoding: parts[0], as: UTF8.self)
+        target = String(decoding: parts[1], as: UTF8.self)
+    }
+
+    /// The trimmed value of a `name: value` line whose name is `lowercaseName` (any case), else nil.
+    private static func value(of line: UnsafeBufferPointer<UInt8>, named lowercaseName: StaticString) -> String? {
+        let count = lowercaseName.utf8CodeUnitCount
+        guard line.count > count, line[count] == 0x3A else { return nil }
+        let name = UnsafeBufferPointer(start: lowercaseName.utf8Start, count: count)
+        for offset in 0..<count where line[offset] | 0x20 != name[offset] { return nil }
+        var value = line[(count + 1)...]
+        while let byte = value.first, byte == 0x20 || byte == 0x09 { value = value.dropFirst() }
+        while let byte = value.last, byte == 0x20 || byte == 0x09 { value = value.dropLast() }
+        return String(decoding: value, as: UTF8.self)
+    }
+}
+
+/// Called on the loop thread for each request the server refuses itself (see `HTTPRejection`); the
+/// fields it returns are added to the error response. Like `HTTPImmediateHandler`, it must never block.
+public typealias HTTPRejectionHandler = @Sendable (HTTPRejection) -> HTTPHeaders
