@@ -24,6 +24,13 @@ extension ProxyHandler {
         var headers = upstreamHeaders(for: url, mount: mount, request: request)
         for field in extraHeaders { headers[field.name] = field.value }
         var originRequest = OriginRequest(url: url, method: .get, headers: headers, maxBodyBytes: maxBytes)
+        if case .directory(let root) = mount?.origin, url.hasPrefix("file:") {
+            do {
+                originRequest.fileDirectory = try mountDirectories.directory(root: root)
+            } catch {
+                throw OriginError.notFoundFile
+            }
+        }
         // Every redirect hop to a host that is not a mount origin is vetted by address (an origin is not
         // trusted to send us into the local network); in the embedded form it must be allowlisted too.
         let allowHosts = config.embedded.allowHosts

@@ -16,6 +16,9 @@ public struct OriginRequest: Sendable {
     public var followRedirects: Bool = true
     /// Checked for every hop's target URL; false stops with `OriginError.redirectNotAllowed`.
     public var allowRedirect: @Sendable (String) -> Bool = { _ in true }
+    /// For a file:// URL of a directory mount: the mount's directory, which the file is opened through
+    /// (nothing outside it can be reached). Nil opens the path as named (the caller confined it).
+    public var fileDirectory: ConfinedDirectory?
 
     /// Makes a request.
     public init(url: String, method: HTTPMethod = .get, headers: HTTPHeaders = [:], maxBodyBytes: Int, followRedirects: Bool = true) {

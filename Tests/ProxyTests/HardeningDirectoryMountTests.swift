@@ -1,0 +1,156 @@
+import Foundation
+import Glibc
+import Testing
+
+/// Directory mounts over real sockets: files are opened relative to the mount's directory descriptor,
+/// so a symlink swapped in between a check and an open cannot reach outside, in-mount symlinks still
+/// work, and only regular files are served (a FIFO's open would block the loop thread forever).
+@Suite(.serialized, .timeLimit(.minutes(3))) struct HardeningDirectoryMountTests {
+    /// A temp mount root with `inside.txt`, `sub/real.txt`, `link.txt -> sub/real.txt`,
+    /// `sub/up.txt -> ../inside.txt`, `escape.txt -> <secret>`, `escape-rel.txt -> ../secret.txt`,
+    /// and a secret file next to (outside) the root.
+    struct Mount {
+        let root: String
+        let secret: String
+
+        init() throws {
+            let base = NSTemporaryDirectory() + "dir-mount-" + UUID().uuidString
+            root = base + "/root"
+            secret = base + "/secret.txt"
+            let files = FileManager.default
+            try files.createDirectory(atPath: root + "/sub", withIntermediateDirectories: true)
+            try Data("SECRET-BYTES\n".utf8).write(to: URL(fileURLWithPath: secret))
+            try Data("inside\n".utf8).write(to: URL(fileURLWithPath: root + "/inside.txt"))
+            try Data("real\n".utf8).write(to: URL(fileURLWithPath: root + "/sub/real.txt"))
+            try files.createSymbolicLink(atPath: root + "/link.txt", withDestinationPath: "sub/real.txt")
+            try files.createSymbolicLink(atPath: root + "/sub/up.txt", withDestinationPath: "../inside.txt")
+            try files.createSymbolicLink(atPath: root + "/escape.txt", withDestinationPath: secret)
+            try files.createSymbolicLink(atPath: root + "/escape-rel.txt", withDestinationPath: "../secret.txt")
+        }
+
+        var config: String {
+            #"{ "mounts": { "jail": { "origin": "\#(root)" } }, "subtitles": [ { "name": "s", "masters": ["/jail/*.m3u8"], "#
+                + #""tracks": [ { "id": "en", "language": "en", "name": "English", "source": "en.vtt" } ] } ] }"#
+        }
+
+        func remove() { try? FileManager.default.removeItem(atPath: (root as NSString).deletingLastPathComponent) }
+    }
+
+    @Test func aFileSwappedForASymlinkToAnOutsideFileNeverServesTheOutsideFile() async throws {
+        let mount = try Mount()
+        defer { mount.remove() }
+        let swapper = SymlinkSwapper(path: mount.root + "/target.txt", outside: mount.secret)
+        try await withProxy(mount.config) { proxy in
+            swapper.start()
+            let results = try await withThrowingTaskGroup(of: [Int].self) { group in
+                for _ in 0..<4 {
+                    group.addTask {
+                        var statuses: [Int] = []
+                        for _ in 0..<750 {
+                            let response = try await proxy.get("/jail/target.txt")
+                            // -1 marks the secret: it must never come out.
+                            statuses.append(response.text.contains("SECRET") ? -1 : response.status)
+                        }
+                        return statuses
+                    }
+                }
+                return try await group.reduce(into: []) { $0 += $1 }
+            }
+            let swaps = swapper.stop()
+            #expect(!results.contains(-1), "the outside file was served \(results.filter { $0 == -1 }.count) times")
+            #expect(results.allSatisfy { [200, 403, 404].contains($0) || $0 == -1 })
+            #expect(results.contains(200), "the file itself was served too")
+            #expect(swaps > 100, "the swapper ran \(swaps) times")
+        }
+    }
+
+    @Test func symlinksThatStayInsideAMountStillServe() async throws {
+        let mount = try Mount()
+        defer { mount.remove() }
+        try await withProxy(mount.config) { proxy in
+            let link = try await proxy.get("/jail/link.txt")
+            #expect(link.status == 200)
+            #expect(link.text == "real\n")
+            let up = try await proxy.get("/jail/sub/up.txt")
+            #expect(up.status == 200)
+            #expect(up.text == "inside\n")
+        }
+    }
+
+    @Test(arguments: ["/jail/escape.txt", "/jail/escape-rel.txt"])
+    func symlinksThatLeaveAMountAreRefused(path: String) async throws {
+        let mount = try Mount()
+        defer { mount.remove() }
+        try await withProxy(mount.config) { proxy in
+            let response = try await proxy.get(path)
+            #expect([403, 404].contains(response.status), "\(path) -> \(response.status)")
+            #expect(!response.text.contains("SECRET"))
+        }
+    }
+
+    @Test func aNamedPipeInAMountGetsA4xxAndTheServerKeepsAnswering() async throws {
+        let mount = try Mount()
+        defer { mount.remove() }
+        let pipe = mount.root + "/pipe.ts"
+        #expect(mkfifo(pipe, 0o644) == 0)
+        // Whatever happens, a reader stuck in open(2) on the pipe is released at the end.
+        defer {
+            let writer = open(pipe, O_WRONLY | O_NONBLOCK)
+            if writer >= 0 { close(writer) }
+        }
+        try await withProxy(mount.config) { proxy in
+            async let fifo = proxy.get("/jail/pipe.ts")
+            // Meanwhile, on another connection: a blocked loop thread would leave this unanswered.
+            let health = try await Self.getOnThread(port: proxy.port, "/healthz")
+            #expect(health.status == 200)
+            let response = try await fifo
+            #expect([403, 404].contains(response.status), "\(response.status)")
+            #expect(try await proxy.get("/healthz").status == 200)
+        }
+    }
+
+    @Test func aNamedPipeAsAMasterOrSubtitleSourceIsRefusedNotWaitedOn() async throws {
+        let mount = try Mount()
+        defer { mount.remove() }
+        let pipes = [mount.root + "/live.m3u8", mount.root + "/en.vtt"]
+        for pipe in pipes { #expect(mkfifo(pipe, 0o644) == 0) }
+        defer {
+            for pipe in pipes {
+                let writer = open(pipe, O_WRONLY | O_NONBLOCK)
+                if writer >= 0 { close(writer) }
+            }
+        }
+        try await withProxy(mount.config) { proxy in
+            let master = try await proxy.get("/jail/live.m3u8")
+            #expect([403, 404].contains(master.status), "\(master.status)")
+        }
+    }
+
+    @Test(arguments: ["/jail/sub", "/jail/sub/", "/jail/", "/jail/device"])
+    func directoriesAndDevicesInAMountGetA4xx(path: String) async throws {
+        let mount = try Mount()
+        defer { mount.remove() }
+        // A character device (the same numbers as /dev/null) where the kernel lets us make one; where it
+        // does not, the path is simply missing and still gets its 404.
+        _ = mknod(mount.root + "/device", S_IFCHR | 0o666, dev_t(1 << 8 | 3))
+        try await withProxy(mount.config) { proxy in
+            let response = try await proxy.get(path)
+            #expect([403, 404].contains(response.status), "\(path) -> \(response.status)")
+        }
+    }
+
+    /// A GET on a raw socket whose read gives up after 10 s, so a server that never answers fails the
+    /// test instead of hanging it.
+    static func getOnThread(port: Int, _ target: String) async throws -> WireResponse {
+        try await withCheckedThrowingContinuation { continuation in
+            Thread.detachNewThread {
+                continuation.resume(with: Result {
+                    let socket = try HardeningSocket(port: port, timeout: .seconds(10))
+                    socket.send(Array("GET \(target) HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n".utf8))
+                    let (bytes, _) = socket.readUntilClose()
+                    return try TestClient.parse(bytes, method: "GET")
+                })
+            }
+        }
+    }
+}
