@@ -14,6 +14,8 @@ public final class ProxyHandler: Sendable {
     let diskCache: DiskCache?
     /// The directories of directory mounts, held open: files are opened relative to them.
     let mountDirectories: MountDirectories
+    /// Each mount's part of its disk cache keys (name and injected-header digest), by mount name.
+    let mountIdentities: [String: String]
     let cors: CORSPolicy
     /// For each route (by `ProxyRoute.index`), the fields every response of it ends with: the route
     /// field, then the CORS fields that do not depend on the request (and for redirects, which are never
@@ -41,6 +43,7 @@ public final class ProxyHandler: Sendable {
         self.caches = ProxyCaches(budget: config.cache.maxBytes)
         self.diskCache = Self.makeDiskCache(config.cache, logger: logger)
         self.mountDirectories = MountDirectories(config.mounts)
+        self.mountIdentities = Self.makeMountIdentities(config.mounts)
         let cors = CORSPolicy(allowOrigins: config.cors.allowOrigins)
         self.cors = cors
         self.routeFields = ProxyRoute.allCases.map { route in

@@ -26,6 +26,9 @@ final class DiskCache: Sendable {
         var tick: UInt64 = 0
         /// Fills in progress, by file name; requests for them read along instead of fetching again.
         var filling: [String: DiskCacheFill] = [:]
+        /// Bytes the running fills have reserved against the budget (their whole declared files), so
+        /// fills that start together cannot take the cache past `maxBytes` between them.
+        var reservedBytes = 0
         var nextTemp = 0
         /// Files removed to stay under the budget since startup.
         var evictions = 0
@@ -46,15 +49,23 @@ final class DiskCache: Sendable {
 
     /// A cache over `directory` (created if missing), rebuilt from the valid entries already there.
     /// Throws when the directory cannot be created.
-    init(directory: String, maxBytes: Int) throws {
+    init(directory: String, maxBytes: Int, logger: ProxyLogger? = nil) throws {
         self.directory = directory
         self.maxBytes = max(0, maxBytes)
+        self.logger = logger
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         rebuildIndex()
     }
 
     /// Requests answered and bytes served, and the size last read from the index, for `/metrics`.
     let figures = Mutex(DiskCacheMetrics())
+    /// Where disk errors are reported (once per kind, at warn).
+    let logger: ProxyLogger?
+    /// The kinds of disk error already logged.
+    let loggedErrors = Mutex(Set<String>())
+    /// Test seam: a write that would take a fill's body past this many bytes fails as a full file
+    /// system's does (ENOSPC). `Int.max`, the default, never.
+    let simulatedFullAfter = Atomic<Int>(Int.max)
 
     /// Total bytes of the entries and pieces held.
     var totalBytes: Int { state.withLock { $0.totalBytes } }
@@ -137,90 +148,183 @@ final class DiskCache: Sendable {
 
     /// Starts storing `entry` (a complete object or a piece); nil when it cannot fit the budget, its
     /// header is too long, a fill for the same file is already running, or the temp file cannot be made.
+    /// Its whole file is reserved against the budget first, least recently used files evicted to make
+    /// room; room the running fills have reserved is not given away, so a fill that would not fit
+    /// beside them is not started (the response then streams from the origin alone).
     func beginFill(_ entry: DiskCacheEntry) -> DiskCacheFill? {
         let header = entry.encodedHeader()
         guard header.count <= DiskCacheEntry.maxHeaderBytes, entry.length >= 0,
               entry.length <= maxBytes - header.count else { return nil }
         let name = entry.fileName
-        return state.withLock { state -> DiskCacheFill? in
+        let fileBytes = header.count + entry.length
+        let reserved: (tempPath: String?, evicted: [String])? = state.withLock { state in
             guard state.filling[name] == nil else { return nil }
+            // The file this fill replaces (same name) goes when it is installed; it is not counted twice.
+            let replaced = state.entries[name]?.fileBytes ?? 0
+            guard state.reservedBytes <= maxBytes - fileBytes else { return nil }
+            let evicted = evict(&state, toFit: fileBytes - replaced, keeping: name)
+            guard state.totalBytes - replaced + state.reservedBytes <= maxBytes - fileBytes else { return (nil, evicted) }
+            state.reservedBytes += fileBytes
             state.nextTemp &+= 1
-            let tempPath = path(name + ".tmp.\(ProcessInfo.processInfo.processIdentifier).\(state.nextTemp)")
-            // The body must start right after the header: a handle that cannot be put at the end of
-            // the header would write the body over it, so such a fill is not started.
-            guard FileManager.default.createFile(atPath: tempPath, contents: Data(header)),
-                  let handle = FileHandle(forWritingAtPath: tempPath),
-                  let end = try? handle.seekToEnd(), end == UInt64(header.count) else {
-                try? FileManager.default.removeItem(atPath: tempPath)
-                return nil
-            }
-            let fill = DiskCacheFill(cache: self, entry: entry, fileName: name, tempPath: tempPath, bodyOffset: header.count, handle: handle)
-            state.filling[name] = fill
-            return fill
+            return (path(name + ".tmp.\(ProcessInfo.processInfo.processIdentifier).\(state.nextTemp)"), evicted)
         }
+        guard let reserved else { return nil }
+        deleteFiles(reserved.evicted)
+        guard let tempPath = reserved.tempPath else { return nil }
+        // The body must start right after the header: a handle that cannot be put at the end of
+        // the header would write the body over it, so such a fill is not started.
+        let handle: FileHandle
+        do {
+            guard FileManager.default.createFile(atPath: tempPath, contents: Data(header)) else {
+                throw CocoaError(.fileWriteUnknown)
+            }
+            guard let opened = FileHandle(forWritingAtPath: tempPath) else { throw CocoaError(.fileWriteUnknown) }
+            handle = opened
+            guard try handle.seekToEnd() == UInt64(header.count) else { throw CocoaError(.fileWriteUnknown) }
+        } catch {
+            try? FileManager.default.removeItem(atPath: tempPath)
+            state.withLock { $0.reservedBytes -= fileBytes }
+            reportDiskError("create", error)
+            return nil
+        }
+        let fill = DiskCacheFill(cache: self, entry: entry, fileName: name, tempPath: tempPath, bodyOffset: header.count, handle: handle)
+        let started = state.withLock { state -> Bool in
+            guard state.filling[name] == nil else { return false }
+            state.filling[name] = fill
+            return true
+        }
+        guard started else {
+            // Another fill of the same file began meanwhile; this one gives its reservation back.
+            try? handle.close()
+            try? FileManager.default.removeItem(atPath: tempPath)
+            state.withLock { $0.reservedBytes -= fileBytes }
+            return nil
+        }
+        return fill
+    }
+
+    /// Writes a fill's `piece` at body offset `offset` of its temp file (see `simulatedFullAfter`).
+    func write(_ piece: [UInt8], to handle: FileHandle, at offset: Int) throws {
+        guard piece.count <= simulatedFullAfter.load(ordering: .relaxed) - offset else {
+            throw POSIXError(.ENOSPC)
+        }
+        try handle.write(contentsOf: piece)
+    }
+
+    /// Counts a disk error in `/metrics` and logs it at warn the first time its kind (operation and
+    /// error) is seen, so a full disk is one line, not one per request.
+    func reportDiskError(_ operation: String, _ error: any Error) {
+        let nsError = error as NSError
+        let kind = operation + " " + nsError.domain + " " + String(nsError.code)
+        figures.withLock { $0.errors[operation, default: 0] += 1 }
+        let first = loggedErrors.withLock { $0.insert(kind).inserted }
+        guard first else { return }
+        logger?.log(.warn, "disk cache error: object not cached, served from the origin", [
+            ("operation", operation), ("directory", directory), ("error", Self.describe(error)),
+        ])
+    }
+
+    /// An error in words, without the file's name (that is in the directory logged beside it).
+    static func describe(_ error: any Error) -> String {
+        if let posix = error as? POSIXError { return String(cString: strerror(posix.code.rawValue)) }
+        let nsError = error as NSError
+        if let underlying = nsError.userInfo[NSUnderlyingErrorKey] as? NSError, underlying.domain == NSPOSIXErrorDomain {
+            return String(cString: strerror(Int32(underlying.code)))
+        }
+        return nsError.localizedDescription
     }
 
     /// A reader of the temp file of a running fill for `key`. Opened under the lock, so the file cannot
     /// be renamed away between finding the fill and opening it.
     private func follow(_ name: String, key: String) -> DiskCacheReader? {
         state.withLock { state in
-            guard let fill = state.filling[name], fill.entry.key == key,
-                  let handle = FileHandle(forReadingAtPath: fill.tempPath) else { return nil }
-            return DiskCacheReader(entry: fill.entry, bodyOffset: fill.bodyOffset, handle: handle, fill: fill)
+            guard let fill = state.filling[name], fill.entry.key == key else { return nil }
+            return fill.makeReader()
         }
     }
 
     /// Puts a complete fill in place (rename over any older file of the same name), drops what it makes
-    /// stale, and evicts down to the budget. Called by the fill once it checked the byte count.
+    /// stale, and evicts down to the budget. Called by the fill once it checked the byte count. The index
+    /// lock is not held across the rename or any delete (the loop thread takes it for every hit): while
+    /// the file moves, the fill still stands for it, so no request reads the old entry or the new name.
     func install(_ fill: DiskCacheFill) -> Bool {
         let destination = path(fill.fileName)
         let files = FileManager.default
-        return state.withLock { state in
-            state.filling.removeValue(forKey: fill.fileName)
-            _ = state.discard(fill.fileName)
+        _ = state.withLock { $0.discard(fill.fileName) }
+        var moved = true
+        do {
             try? files.removeItem(atPath: destination)
-            do {
-                try files.moveItem(atPath: fill.tempPath, toPath: destination)
-            } catch {
-                try? files.removeItem(atPath: fill.tempPath)
-                return false
-            }
+            try files.moveItem(atPath: fill.tempPath, toPath: destination)
+        } catch {
+            moved = false
+            try? files.removeItem(atPath: fill.tempPath)
+            reportDiskError("rename", error)
+        }
+        let doomed: [String] = state.withLock { state in
+            endFill(fill, in: &state)
+            guard moved else { return [] }
             state.tick &+= 1
             let fileBytes = fill.bodyOffset + fill.entry.length
             state.insert(fill.fileName, Indexed(entry: fill.entry, bodyOffset: fill.bodyOffset, fileBytes: fileBytes, lastUse: state.tick))
-            dropSuperseded(by: fill.entry, in: &state)
-            evict(&state, keeping: fill.fileName)
-            return true
+            return dropSuperseded(by: fill.entry, in: &state) + evict(&state, keeping: fill.fileName)
         }
+        deleteFiles(doomed)
+        return moved
+    }
+
+    /// Takes a fill out of the running ones and gives back its reservation (once, however it ended).
+    func endFill(_ fill: DiskCacheFill, in state: inout State) {
+        guard state.filling[fill.fileName] === fill else { return }
+        state.filling.removeValue(forKey: fill.fileName)
+        state.reservedBytes -= fill.reservedBytes
     }
 
     /// Forgets a fill that will not complete and deletes its temp file.
     func abandon(_ fill: DiskCacheFill) {
-        state.withLock { _ = $0.filling.removeValue(forKey: fill.fileName) }
+        state.withLock { endFill(fill, in: &$0) }
         try? FileManager.default.removeItem(atPath: fill.tempPath)
     }
 
     /// Drops an entry (and its file) if the index still holds that same entry.
     func remove(_ name: String, ifEntry entry: DiskCacheEntry) {
-        state.withLock { state in
-            guard let indexed = state.entries[name], indexed.entry == entry else { return }
+        let dropped = state.withLock { state -> Bool in
+            guard let indexed = state.entries[name], indexed.entry == entry else { return false }
             _ = state.discard(name)
-            try? FileManager.default.removeItem(atPath: path(name))
+            return true
+        }
+        if dropped { deleteFiles([name]) }
+    }
+
+    /// Deletes stored files the index no longer holds, outside the index lock. A file of the same name
+    /// stored again meanwhile may go with them: that costs a miss (its open fails and it is dropped),
+    /// never wrong bytes.
+    func deleteFiles(_ names: [String]) {
+        for name in names {
+            do {
+                try FileManager.default.removeItem(atPath: path(name))
+            } catch CocoaError.fileNoSuchFile {
+                continue
+            } catch {
+                reportDiskError("delete", error)
+            }
         }
     }
 
-    /// Removes least recently used entries and pieces until the total fits the budget. Readers that
-    /// already opened an evicted file keep reading it: the data stays until they close it.
-    func evict(_ state: inout State, keeping kept: String? = nil) {
-        while state.totalBytes > maxBytes {
-            guard let victim = state.entries.lazy.filter({ $0.key != kept }).min(by: { $0.value.lastUse < $1.value.lastUse }) else { return }
+    /// Removes least recently used entries and pieces until the total fits the budget, with `room`
+    /// bytes more to spare; returns the names of the files to delete (the caller deletes them once the
+    /// lock is released). Readers that already opened an evicted file keep reading it: the data stays
+    /// until they close it. The reservations of running fills count against the budget.
+    func evict(_ state: inout State, toFit room: Int = 0, keeping kept: String? = nil) -> [String] {
+        var victims: [String] = []
+        while state.totalBytes + state.reservedBytes + room > maxBytes {
+            guard let victim = state.entries.lazy.filter({ $0.key != kept }).min(by: { $0.value.lastUse < $1.value.lastUse }) else { break }
             _ = state.discard(victim.key)
             state.evictions &+= 1
-            try? FileManager.default.removeItem(atPath: path(victim.key))
+            victims.append(victim.key)
         }
+        return victims
     }
 }
-
 extension DiskCache.State {
     /// The index record of `name` marked as just used (for LRU), when `accept` takes it; else nil.
     mutating func use(_ name: String, if accept: (DiskCache.Indexed) -> Bool) -> DiskCache.Indexed? {
