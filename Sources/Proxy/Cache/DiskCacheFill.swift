@@ -108,6 +108,8 @@ final class DiskCacheFill: @unchecked Sendable {
     func source(for reader: Int, at position: Int) async throws -> Source {
         while true {
             let found: Source? = try progress.withLock { progress throws(DiskCacheError) -> Source? in
+                // A reader that left is not counted in again: the copy would wait for it forever.
+                guard progress.readers[reader] != nil else { throw .fillFailed }
                 progress.readers[reader] = position
                 switch progress.outcome {
                 case .failed:

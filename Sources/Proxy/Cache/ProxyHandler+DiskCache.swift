@@ -20,7 +20,7 @@ extension ProxyHandler {
     /// header values. Digests, not values: keys are written into the cache's files, secrets never are.
     func diskCacheKey(_ target: OriginTarget, request: HTTPRequest) -> String {
         let url = target.url
-        guard let mount = target.mount else { return url + "\u{1}embedded" }
+        guard let mount = target.mount else { return url + "\u{1}e" }
         let identity = mountIdentities[mount.name] ?? Self.mountIdentity(mount)
         guard !mount.forwardHeaders.isEmpty else { return url + "\u{1}" + identity }
         var forwarded: [UInt8] = []
@@ -29,10 +29,10 @@ extension ProxyHandler {
             let value = Array(request.headers.values(name).joined(separator: ",").utf8)
             forwarded += Array(String(value.count).utf8) + [0x3a] + value
         }
-        return url + "\u{1}" + identity + "\u{1}" + SHA256.hex(forwarded)
+        return url + "\u{1}" + identity + "\u{1}f=" + Self.shortDigest(forwarded)
     }
 
-    /// A mount's part of its disk cache keys: its name and the SHA-256 of its injected header names and
+    /// A mount's part of its disk cache keys: its name and a digest of its injected header names and
     /// values (made once per mount when the handler is made).
     static func mountIdentity(_ mount: Mount) -> String {
         var injected: [UInt8] = []
@@ -40,7 +40,13 @@ extension ProxyHandler {
             let name = Array(header.name.lowercased().utf8), value = Array(header.value.utf8)
             injected += Array(String(name.count).utf8) + [0x3a] + name + Array(String(value.count).utf8) + [0x3a] + value
         }
-        return "mount=" + mount.name + "\u{1}inject=" + SHA256.hex(injected)
+        return "m=" + mount.name + "\u{1}i=" + shortDigest(injected)
+    }
+
+    /// The first 128 bits of the SHA-256 of `bytes`, in hex: keys are written (hex again) into every
+    /// file header, and 128 bits keep two identities apart as well as the whole digest would here.
+    static func shortDigest(_ bytes: [UInt8]) -> String {
+        String(SHA256.hex(bytes).prefix(32))
     }
 
     /// `mountIdentity` of each configured mount, by name.
