@@ -29,11 +29,13 @@ import Testing
         let logs = proxy.logLines
         await proxy.stop()
         origin.stop()
+        let expected = GeneratedOrigin.bytes(0...(size - 1))
         for response in [first] + together {
             #expect(response.status == 200)
             #expect(response.header("Content-Length") == String(size))
             #expect(response.body.count == size)
-            #expect(response.body == GeneratedOrigin.bytes(0...(size - 1)))
+            let intact = response.body == expected
+            #expect(intact, "the body's bytes differ from the origin's")
         }
         #expect((Self.sample(metrics, #"hls_proxy_disk_cache_errors_total{operation="write"}"#) ?? 0) >= 2, "\(metrics)")
         let warnings = logs.filter { $0.contains("disk cache error") }
@@ -70,7 +72,8 @@ import Testing
             #expect(response.status == 200)
             #expect(response.header("Content-Length") == String(size))
             #expect(response.body.count == size, "object of \(size) bytes came \(response.body.count) bytes long")
-            #expect(response.body == GeneratedOrigin.bytes(0...(size - 1)))
+            let intact = response.body == GeneratedOrigin.bytes(0...(size - 1))
+            #expect(intact, "the body's bytes differ from the origin's")
         }
         let errors = ["create", "write", "sync"].compactMap { Self.sample(metrics, "hls_proxy_disk_cache_errors_total{operation=\"\($0)\"}") }
         #expect(errors.reduce(0, +) > 0, "\(metrics)")
