@@ -59,6 +59,8 @@ class Handler(http.server.BaseHTTPRequestHandler):
 class Server(socketserver.ThreadingMixIn, http.server.HTTPServer):
     daemon_threads = True
     allow_reuse_address = True
+    def handle_error(self, request, client_address):
+        pass  # a proxy that stops reading (a failed old-style fill) resets the connection: not news
 Server(("127.0.0.1", $ORIGIN_PORT), Handler).serve_forever()
 PY
 
@@ -120,7 +122,7 @@ JSON
         "$1" "$N" "$SIZE" "$TMPFS_SIZE" "$whole" "$truncated" "$errors" "$warns"
 }
 
-python3 "$WORK/origin.py" &
+python3 "$WORK/origin.py" 2> "$WORK/origin.stderr.log" &
 ORIGIN_PID=$!
 sleep 0.5
 NEW_BIN=$(build .)
