@@ -171,3 +171,35 @@ extension HardeningDiskCacheTests {
         #expect(SHA256.hex([UInt8](repeating: 0x61, count: 1_000)) == "41edece42d63e8d9bf515a9ba6932e1c20cbc9f5a5d134645adb5db1b9737ea3")
     }
 }
+
+extension HardeningDiskCacheTests {
+    @Test func clientsSharingAFillThatHitsADiskErrorEachGetTheirWholeAnswer() async throws {
+        let body = (0..<1500).map { UInt8($0 % 251) }
+        let head = Array("HTTP/1.1 200 OK\r\nContent-Type: video/mp2t\r\nContent-Length: 1500\r\nConnection: close\r\n\r\n".utf8)
+        // The origin sends a byte every 2 ms, so the later requests join the fill while it runs.
+        let origin = try TestOrigin(routes: ["/slow.ts": .drip(head + body, interval: .milliseconds(2))])
+        let directory = try DiskCacheHarness.makeDirectory()
+        let proxy = try DiskCacheHarness(originURL: "http://127.0.0.1:\(origin.port)", directory: directory)
+        proxy.diskCache?.simulatedFullAfter.store(700, ordering: .relaxed)
+        async let first = proxy.get("/bucket/slow.ts")
+        var filling = false
+        for _ in 0..<1000 where !filling {
+            filling = proxy.diskCache?.fillsRunning == 1
+            if !filling { try await Task.sleep(for: .milliseconds(5)) }
+        }
+        async let second = proxy.get("/bucket/slow.ts")
+        async let tail = proxy.get("/bucket/slow.ts", headers: [("Range", "bytes=1400-")])
+        async let early = proxy.get("/bucket/slow.ts", headers: [("Range", "bytes=0-99")])
+        let responses = try await [first, second, tail, early]
+        await proxy.stop()
+        origin.stop()
+        #expect(filling)
+        #expect(responses.map(\.status) == [200, 200, 206, 206])
+        #expect(responses[0].body == body)
+        #expect(responses[1].body == body)
+        #expect(responses[2].body == Array(body[1400...]))
+        #expect(responses[3].body == Array(body[0...99]))
+        #expect(origin.requests(path: "/slow.ts").count == 1, "one origin transfer, shared")
+        #expect(DiskCacheHarness.files(directory).isEmpty)
+    }
+}
