@@ -86,14 +86,17 @@ import Testing
         let budget = 4_000_000
         let proxy = try DiskCacheHarness(originURL: origin.baseURL, directory: directory, maxBytes: budget)
         // Watches the bytes in the directory (temp files of running fills included) until told to stop.
+        // On a thread of its own: a polling loop on the task pool would starve the proxy under test.
         let watching = LockedBox(true)
-        let watcher = Task.detached { () -> Int in
+        let largestSeen = LockedBox<Int?>(nil)
+        Thread.detachNewThread {
             var largest = 0
             while watching.withLock({ $0 }) {
                 largest = max(largest, Self.bytesIn(directory))
                 usleep(500)
             }
-            return max(largest, Self.bytesIn(directory))
+            let last = max(largest, Self.bytesIn(directory))
+            largestSeen.withLock { $0 = last }
         }
         try await withThrowingTaskGroup(of: Void.self) { group in
             for index in 0..<40 {
@@ -106,7 +109,11 @@ import Testing
         // Waits (bounded) for the fills to end; how long they take is not what is tested.
         for _ in 0..<2000 where proxy.diskCache?.fillsRunning != 0 { try await Task.sleep(for: .milliseconds(5)) }
         watching.withLock { $0 = false }
-        let largest = await watcher.value
+        var largest = 0
+        for _ in 0..<2000 {
+            if let seen = largestSeen.withLock({ $0 }) { largest = seen; break }
+            try await Task.sleep(for: .milliseconds(5))
+        }
         let metrics = try await proxy.get("/metrics").text
         let held = proxy.diskCache?.totalBytes ?? 0
         await proxy.stop()
