@@ -4,7 +4,9 @@
 #include <signal.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <sys/syscall.h>
 #include <unistd.h>
+#include <linux/openat2.h>
 #include "CSystem.h"
 
 int csystem_accept4(int fd, struct sockaddr *addr, socklen_t *len, int flags) {
@@ -39,5 +41,26 @@ int csystem_wait_shutdown_signal(void) {
         if (n == 1) return byte;
         if (n < 0 && errno == EINTR) continue;
         return -1;
+    }
+}
+
+const int csystem_o_path = O_PATH;
+
+#ifndef SYS_openat2
+#define SYS_openat2 437
+#endif
+
+int csystem_openat2_beneath(int dirfd, const char *path, int flags) {
+    struct open_how how;
+    memset(&how, 0, sizeof how);
+    how.flags = (unsigned long long)flags;
+    how.resolve = RESOLVE_BENEATH | RESOLVE_NO_MAGICLINKS;
+    // EAGAIN: a rename ran during the lookup and the kernel would not vouch for the result; a few
+    // more tries, then the caller gets EAGAIN (a path under constant renames is not served).
+    for (int tries = 0;; tries++) {
+        long fd = syscall(SYS_openat2, dirfd, path, &how, sizeof how);
+        if (fd < 0 && errno == EINTR) continue;
+        if (fd < 0 && errno == EAGAIN && tries < 8) continue;
+        return (int)fd;
     }
 }

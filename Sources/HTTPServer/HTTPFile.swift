@@ -9,23 +9,32 @@ public final class HTTPFile: Sendable {
     /// The file's size in bytes when it was opened.
     public let size: Int
 
-    /// Opens `path` for reading. Throws when it cannot be opened or is not a regular file.
-    public init(path: String) throws(HTTPServerError) {
-        let descriptor = Glibc.open(path, O_RDONLY | O_CLOEXEC)
+    /// Opens `path` for reading. Throws when it cannot be opened or is not a regular file. The open does
+    /// not block (O_NONBLOCK), so a FIFO at `path` is refused instead of holding the thread.
+    public convenience init(path: String) throws(HTTPServerError) {
+        let descriptor = Glibc.open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC)
         guard descriptor >= 0 else { throw HTTPServerError.system("open(\(path))", errno: errno) }
+        try self.init(adopting: descriptor, name: path)
+    }
+
+    /// Takes over an open descriptor (closed here if it is refused): fstat must say a regular file.
+    init(adopting descriptor: Int32, name: String) throws(HTTPServerError) {
         var status = stat()
         guard fstat(descriptor, &status) == 0 else {
             let code = errno
             _ = Glibc.close(descriptor)
-            throw HTTPServerError.system("fstat(\(path))", errno: code)
+            throw HTTPServerError.system("fstat(\(name))", errno: code)
         }
         guard status.st_mode & S_IFMT == S_IFREG, let size = Int(exactly: status.st_size) else {
             _ = Glibc.close(descriptor)
-            throw HTTPServerError(operation: "open(\(path))", message: "not a regular file")
+            throw HTTPServerError(operation: "open(\(name))", message: HTTPFile.notRegularMessage)
         }
         self.descriptor = descriptor
         self.size = size
     }
+
+    /// The message of the error for something that is not a regular file (a directory, FIFO, device).
+    static let notRegularMessage = "not a regular file"
 
     deinit { _ = Glibc.close(descriptor) }
 
@@ -36,11 +45,37 @@ public final class HTTPFile: Sendable {
         guard fstat(descriptor, &status) == 0 else { return nil }
         return Int(exactly: status.st_size)
     }
+
+    /// Reads up to `limit` bytes from the start of the file (pread, EINTR retried): fewer when the file
+    /// is shorter. Throws when a read fails.
+    public func read(upTo limit: Int) throws(HTTPServerError) -> [UInt8] {
+        var bytes: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 64 * 1024)
+        while bytes.count < limit {
+            let want = min(chunk.count, limit - bytes.count)
+            let offset = off_t(bytes.count)
+            let count = chunk.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress, want, offset) }
+            if count < 0 {
+                if errno == EINTR { continue }
+                throw HTTPServerError.system("pread", errno: errno)
+            }
+            if count == 0 { break }
+            bytes.append(contentsOf: chunk[..<count])
+        }
+        return bytes
+    }
 }
 
 extension HTTPServerError {
     /// Whether the error says a path names nothing (ENOENT, or ENOTDIR for a file used as a directory).
     public var isNoSuchFile: Bool { errorNumber == ENOENT || errorNumber == ENOTDIR }
+
+    /// Whether the error says a path would have left its confining directory (EXDEV from
+    /// RESOLVE_BENEATH or the walk, ELOOP for too many or refused symlinks).
+    public var isOutsideDirectory: Bool { errorNumber == EXDEV || errorNumber == ELOOP }
+
+    /// Whether the error says the path names something other than a regular file.
+    public var isNotRegularFile: Bool { errorNumber == nil && message == HTTPFile.notRegularMessage }
 }
 
 /// The part of a file a response body sends.

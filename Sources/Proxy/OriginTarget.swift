@@ -39,7 +39,7 @@ struct OriginTarget: Sendable {
 
     /// Who the origin's answer was fetched for, as cache keys name it: the mount (with a digest of its
     /// injected headers) or the embedded form, which never carries injected headers.
-    var cacheScope: String { routedMount?.cacheScope ?? "embedded" }
+    var cacheScope: String { routedMount?.cacheScope ?? "e" }
 }
 
 /// An origin URL, whole or as the parts of `base/rest?query` (no `?` without a query).
@@ -111,8 +111,9 @@ enum OriginLocation: Sendable {
 /// A configured mount, made once when the router is built and shared by every target routed to it.
 final class RoutedMount: Sendable {
     let mount: Mount
-    /// `mount:NAME:DIGEST`, DIGEST the SHA-256 of the injected names and values: made once, and never
-    /// the secrets themselves.
+    /// `m:NAME:DIGEST`, DIGEST the first 128 bits of the SHA-256 of the injected names and values (as
+    /// far apart as the whole digest here, and short: disk cache keys are written into every file
+    /// header): made once, and never the secrets themselves.
     let cacheScope: String
 
     init(_ mount: Mount) {
@@ -124,6 +125,6 @@ final class RoutedMount: Sendable {
                 injected.append(contentsOf: part.utf8)
             }
         }
-        self.cacheScope = "mount:\(mount.name):\(SHA256.hex(injected))"
+        self.cacheScope = "m:\(mount.name):\(SHA256.hex(injected).prefix(32))"
     }
 }

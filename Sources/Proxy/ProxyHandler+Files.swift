@@ -2,16 +2,22 @@ import HTTPServer
 
 extension ProxyHandler {
     /// Serves a file from a directory mount (a 302 to a local path would mean nothing to a player). The
-    /// body is sent with sendfile from the page cache, so it is answered on the loop thread: opening a
-    /// file costs no more than routing. Range is applied by `finish` on the file region.
-    func serveFile(_ path: String) -> RouteResponse {
+    /// body is sent with sendfile from the page cache, so it is answered on the loop thread: the open is
+    /// relative to the mount's directory descriptor and non-blocking (a FIFO cannot hold the loop), and
+    /// only a regular file is served. Range is applied by `finish` on the file region.
+    func serveFile(_ path: String, mount: Mount?) -> RouteResponse {
         let file: HTTPFile
-        do {
-            file = try HTTPFile(path: path)
+        do throws(ProxyError) {
+            guard case .directory(let root) = mount?.origin else { throw .forbidden("not a directory mount") }
+            let directory: ConfinedDirectory
+            do {
+                directory = try mountDirectories.directory(root: root)
+            } catch {
+                throw .notFound("file not found")
+            }
+            file = try FileConfinement.openFile(path, in: directory)
         } catch {
-            // Nothing there: 404; anything else (a directory, no permission): refused.
-            return RouteResponse(route: .error, response: error.isNoSuchFile
-                ? Self.errorResponse(.notFound, "file not found") : Self.errorResponse(.forbidden, "file not readable"))
+            return RouteResponse(route: .error, response: Self.errorResponse(error.status, error.reason))
         }
         var headers = HTTPHeaders()
         headers["Content-Type"] = Self.contentType(forPath: path)

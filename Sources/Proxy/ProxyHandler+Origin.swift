@@ -33,6 +33,13 @@ extension ProxyHandler {
         var originRequest = makeOriginRequest(url, method: .get, mount: mount, request: request, maxBodyBytes: maxBytes)
         originRequest.everyHopHeaders = extraHeaders
         vetRedirects(&originRequest, embedded: mount == nil)
+        if case .directory(let root) = mount?.origin, url.hasPrefix("file:") {
+            do {
+                originRequest.fileDirectory = try mountDirectories.directory(root: root)
+            } catch {
+                throw OriginError.notFoundFile
+            }
+        }
         if !operatorNamed, let host = URLReference.host(of: url), !isOnMountOrigin(url) {
             // A mount origin or a URL written in the config is the operator's choice; any other host was
             // reached by name from the allowlist (or a playlist), so its resolved addresses are vetted

@@ -13,6 +13,8 @@ public final class ProxyHandler: Sendable {
     let caches: ProxyCaches
     /// Pass-through objects and ranges on disk; nil when `cache.disk_directory` is unset.
     let diskCache: DiskCache?
+    /// The directories of directory mounts, held open: files are opened relative to them.
+    let mountDirectories: MountDirectories
     let cors: CORSPolicy
     /// For each route (by `ProxyRoute.index`), the fields every response of it ends with: the route
     /// field, then the CORS fields that do not depend on the request (and for redirects, which are never
@@ -45,6 +47,7 @@ public final class ProxyHandler: Sendable {
         self.metrics = metrics
         self.caches = ProxyCaches(budget: config.cache.maxBytes)
         self.diskCache = Self.makeDiskCache(config.cache, logger: logger)
+        self.mountDirectories = MountDirectories(config.mounts)
         let cors = CORSPolicy(allowOrigins: config.cors.allowOrigins)
         self.cors = cors
         self.routeFields = ProxyRoute.allCases.map { route in
@@ -176,7 +179,7 @@ public final class ProxyHandler: Sendable {
             return .work(.subtitle(url))
         case .origin(let target):
             if let setIndex = subtitleSetIndex(forPath: target.proxyPath) { return .work(.master(target, setIndex)) }
-            if let path = target.filePath { return .answered(serveFile(path)) }
+            if let path = target.filePath { return .answered(serveFile(path, mount: target.mount)) }
             switch target.segmentMode {
             case .redirect: return .answered(redirect(to: target.location))
             case .proxy: return .work(.passThrough(target))

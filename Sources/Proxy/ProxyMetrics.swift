@@ -166,6 +166,10 @@ public final class ProxyMetrics: Sendable {
         metric("hls_proxy_disk_cache_objects", "gauge", "Files the disk cache holds: complete objects (entry) and stored ranges (piece).",
                [("{kind=\"entry\"}", disk.entries), ("{kind=\"piece\"}", disk.pieces)])
         metric("hls_proxy_disk_cache_evictions_total", "counter", "Stored files removed to stay under the byte budget.", [("", disk.evictions)])
+        metric("hls_proxy_disk_cache_errors_total", "counter", "Disk errors of the disk cache, by operation; the object is then not cached, and still served whole.",
+               ["create", "write", "sync", "rename", "delete"].map { ("{operation=\"\($0)\"}", disk.errors[$0] ?? 0) })
+        metric("hls_proxy_disk_cache_fills_running", "gauge", "Objects being copied into the disk cache.", [("", disk.fillsRunning)])
+        metric("hls_proxy_disk_cache_reserved_bytes", "gauge", "Bytes the running fills reserved against the disk budget.", [("", disk.reservedBytes)])
         return out
     }
 }

@@ -7,19 +7,28 @@ import HTTPServer
 /// same directory to stand for restarts.
 final class DiskCacheHarness: Sendable {
     let service: ProxyService
+    private let lines = LockedBox<[String]>([])
 
-    init(originURL: String, token: String = "secret-token", directory: String?, maxBytes: Int = 1 << 30) throws {
+    /// `otherMounts` are more JSON members of `mounts` (each `"name": {...}`), with `ORIGIN` standing for
+    /// `originURL`.
+    init(originURL: String, token: String = "secret-token", directory: String?, maxBytes: Int = 1 << 30, otherMounts: [String] = []) throws {
         let disk = directory.map { #", "disk_directory": "\#($0)", "disk_max_bytes": \#(maxBytes)"# } ?? ""
+        let others = otherMounts.map { ", " + $0.replacingOccurrences(of: "ORIGIN", with: originURL) }.joined()
         let json = """
             { "mounts": { "bucket": { "origin": "\(originURL)", "segments": "proxy",
-                                      "inject_headers": { "Authorization": "Bearer ${TOKEN}" } } },
+                                      "inject_headers": { "Authorization": "Bearer ${TOKEN}" } } \(others) },
               "cache": { "master_ttl_seconds": 0 \(disk) } }
             """
         var config = try ProxyConfig.decode(Array(json.utf8), environment: ["TOKEN": token])
         config.listen.port = 0
-        service = ProxyService(config: config, logger: ProxyLogger(level: .error, accessSink: { _ in }, diagnosticSink: { _ in }))
+        let lines = self.lines
+        service = ProxyService(config: config, logger: ProxyLogger(
+            level: .warn, accessSink: { _ in }, diagnosticSink: { line in lines.withLock { $0.append(line) } }))
         try service.start()
     }
+
+    /// The diagnostic log lines so far (warn and above).
+    var logLines: [String] { lines.withLock { $0 } }
 
     var diskCache: DiskCache? { service.handler.diskCache }
 

@@ -31,20 +31,23 @@ extension DiskCache {
 
     /// Drops every piece of `key` and its complete entry: the origin said the object changed.
     func dropObject(key: String) {
-        state.withLock { state in
+        let dropped = state.withLock { state -> [String] in
             var names = Array(state.piecesByKey[key] ?? [])
             names.append(DiskCacheEntry.fileName(forKey: key))
-            for name in names where state.entries[name]?.entry.key == key {
+            return names.filter { name in
+                guard state.entries[name]?.entry.key == key else { return false }
                 _ = state.discard(name)
-                try? FileManager.default.removeItem(atPath: path(name))
+                return true
             }
         }
+        deleteFiles(dropped)
     }
 
     /// After `entry` was stored: a complete object makes the pieces of its key redundant; a piece says
     /// which version the origin has now, so pieces and a complete entry of another version are stale.
-    /// Pieces without a validator cannot be told apart by version, so only the newest is kept.
-    func dropSuperseded(by entry: DiskCacheEntry, in state: inout State) {
+    /// Pieces without a validator cannot be told apart by version, so only the newest is kept. Returns
+    /// the names of the files to delete once the lock is released.
+    func dropSuperseded(by entry: DiskCacheEntry, in state: inout State) -> [String] {
         var stale: [String] = []
         for name in state.piecesByKey[entry.key] ?? [] where name != entry.fileName {
             guard let other = state.entries[name]?.entry else { continue }
@@ -55,9 +58,7 @@ extension DiskCache {
            other.validator != nil || entry.validator != nil, !entry.isSameVersion(as: other) {
             stale.append(complete)
         }
-        for name in stale {
-            _ = state.discard(name)
-            try? FileManager.default.removeItem(atPath: path(name))
-        }
+        for name in stale { _ = state.discard(name) }
+        return stale
     }
 }

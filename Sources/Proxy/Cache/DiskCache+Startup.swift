@@ -23,7 +23,7 @@ extension DiskCache {
             found.append((name, indexed, modified))
         }
         found.sort { $0.modified < $1.modified }
-        state.withLock { state in
+        let evicted = state.withLock { state -> [String] in
             for item in found {
                 state.tick &+= 1
                 var indexed = item.indexed
@@ -31,8 +31,9 @@ extension DiskCache {
                 state.insert(item.name, indexed)
             }
             // The budget may have shrunk since the files were written.
-            evict(&state)
+            return evict(&state)
         }
+        deleteFiles(evicted)
     }
 
     /// A stored file's index record and modification time, or nil when it is not whole.

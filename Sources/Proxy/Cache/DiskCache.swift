@@ -26,6 +26,9 @@ final class DiskCache: Sendable {
         var tick: UInt64 = 0
         /// Fills in progress, by file name; requests for them read along instead of fetching again.
         var filling: [String: DiskCacheFill] = [:]
+        /// Bytes the running fills have reserved against the budget (their whole declared files), so
+        /// fills that start together cannot take the cache past `maxBytes` between them.
+        var reservedBytes = 0
         var nextTemp = 0
         /// Files removed to stay under the budget since startup.
         var evictions = 0
@@ -46,15 +49,23 @@ final class DiskCache: Sendable {
 
     /// A cache over `directory` (created if missing), rebuilt from the valid entries already there.
     /// Throws when the directory cannot be created.
-    init(directory: String, maxBytes: Int) throws {
+    init(directory: String, maxBytes: Int, logger: ProxyLogger? = nil) throws {
         self.directory = directory
         self.maxBytes = max(0, maxBytes)
+        self.logger = logger
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         rebuildIndex()
     }
 
     /// Requests answered and bytes served, and the size last read from the index, for `/metrics`.
     let figures = Mutex(DiskCacheMetrics())
+    /// Where disk errors are reported (once per kind, at warn).
+    let logger: ProxyLogger?
+    /// The kinds of disk error already logged.
+    let loggedErrors = Mutex(Set<String>())
+    /// Test seam: a write that would take a fill's body past this many bytes fails as a full file
+    /// system's does (ENOSPC). `Int.max`, the default, never.
+    let simulatedFullAfter = Atomic<Int>(Int.max)
 
     /// Total bytes of the entries and pieces held.
     var totalBytes: Int { state.withLock { $0.totalBytes } }
@@ -135,92 +146,55 @@ final class DiskCache: Sendable {
         return DiskCacheReader(entry: found.entry, bodyOffset: found.bodyOffset, handle: handle)
     }
 
-    /// Starts storing `entry` (a complete object or a piece); nil when it cannot fit the budget, its
-    /// header is too long, a fill for the same file is already running, or the temp file cannot be made.
-    func beginFill(_ entry: DiskCacheEntry) -> DiskCacheFill? {
-        let header = entry.encodedHeader()
-        guard header.count <= DiskCacheEntry.maxHeaderBytes, entry.length >= 0,
-              entry.length <= maxBytes - header.count else { return nil }
-        let name = entry.fileName
-        return state.withLock { state -> DiskCacheFill? in
-            guard state.filling[name] == nil else { return nil }
-            state.nextTemp &+= 1
-            let tempPath = path(name + ".tmp.\(ProcessInfo.processInfo.processIdentifier).\(state.nextTemp)")
-            // The body must start right after the header: a handle that cannot be put at the end of
-            // the header would write the body over it, so such a fill is not started.
-            guard FileManager.default.createFile(atPath: tempPath, contents: Data(header)),
-                  let handle = FileHandle(forWritingAtPath: tempPath),
-                  let end = try? handle.seekToEnd(), end == UInt64(header.count) else {
-                try? FileManager.default.removeItem(atPath: tempPath)
-                return nil
-            }
-            let fill = DiskCacheFill(cache: self, entry: entry, fileName: name, tempPath: tempPath, bodyOffset: header.count, handle: handle)
-            state.filling[name] = fill
-            return fill
-        }
-    }
-
     /// A reader of the temp file of a running fill for `key`. Opened under the lock, so the file cannot
     /// be renamed away between finding the fill and opening it.
     private func follow(_ name: String, key: String) -> DiskCacheReader? {
         state.withLock { state in
-            guard let fill = state.filling[name], fill.entry.key == key,
-                  let handle = FileHandle(forReadingAtPath: fill.tempPath) else { return nil }
-            return DiskCacheReader(entry: fill.entry, bodyOffset: fill.bodyOffset, handle: handle, fill: fill)
+            guard let fill = state.filling[name], fill.entry.key == key else { return nil }
+            return fill.makeReader()
         }
-    }
-
-    /// Puts a complete fill in place (rename over any older file of the same name), drops what it makes
-    /// stale, and evicts down to the budget. Called by the fill once it checked the byte count.
-    func install(_ fill: DiskCacheFill) -> Bool {
-        let destination = path(fill.fileName)
-        let files = FileManager.default
-        return state.withLock { state in
-            state.filling.removeValue(forKey: fill.fileName)
-            _ = state.discard(fill.fileName)
-            try? files.removeItem(atPath: destination)
-            do {
-                try files.moveItem(atPath: fill.tempPath, toPath: destination)
-            } catch {
-                try? files.removeItem(atPath: fill.tempPath)
-                return false
-            }
-            state.tick &+= 1
-            let fileBytes = fill.bodyOffset + fill.entry.length
-            state.insert(fill.fileName, Indexed(entry: fill.entry, bodyOffset: fill.bodyOffset, fileBytes: fileBytes, lastUse: state.tick))
-            dropSuperseded(by: fill.entry, in: &state)
-            evict(&state, keeping: fill.fileName)
-            return true
-        }
-    }
-
-    /// Forgets a fill that will not complete and deletes its temp file.
-    func abandon(_ fill: DiskCacheFill) {
-        state.withLock { _ = $0.filling.removeValue(forKey: fill.fileName) }
-        try? FileManager.default.removeItem(atPath: fill.tempPath)
     }
 
     /// Drops an entry (and its file) if the index still holds that same entry.
     func remove(_ name: String, ifEntry entry: DiskCacheEntry) {
-        state.withLock { state in
-            guard let indexed = state.entries[name], indexed.entry == entry else { return }
+        let dropped = state.withLock { state -> Bool in
+            guard let indexed = state.entries[name], indexed.entry == entry else { return false }
             _ = state.discard(name)
-            try? FileManager.default.removeItem(atPath: path(name))
+            return true
+        }
+        if dropped { deleteFiles([name]) }
+    }
+
+    /// Deletes stored files the index no longer holds, outside the index lock. A file of the same name
+    /// stored again meanwhile may go with them: that costs a miss (its open fails and it is dropped),
+    /// never wrong bytes.
+    func deleteFiles(_ names: [String]) {
+        for name in names {
+            do {
+                try FileManager.default.removeItem(atPath: path(name))
+            } catch CocoaError.fileNoSuchFile {
+                continue
+            } catch {
+                reportDiskError("delete", error)
+            }
         }
     }
 
-    /// Removes least recently used entries and pieces until the total fits the budget. Readers that
-    /// already opened an evicted file keep reading it: the data stays until they close it.
-    func evict(_ state: inout State, keeping kept: String? = nil) {
-        while state.totalBytes > maxBytes {
-            guard let victim = state.entries.lazy.filter({ $0.key != kept }).min(by: { $0.value.lastUse < $1.value.lastUse }) else { return }
+    /// Removes least recently used entries and pieces until the total fits the budget, with `room`
+    /// bytes more to spare; returns the names of the files to delete (the caller deletes them once the
+    /// lock is released). Readers that already opened an evicted file keep reading it: the data stays
+    /// until they close it. The reservations of running fills count against the budget.
+    func evict(_ state: inout State, toFit room: Int = 0, keeping kept: String? = nil) -> [String] {
+        var victims: [String] = []
+        while state.totalBytes + state.reservedBytes + room > maxBytes {
+            guard let victim = state.entries.lazy.filter({ $0.key != kept }).min(by: { $0.value.lastUse < $1.value.lastUse }) else { break }
             _ = state.discard(victim.key)
             state.evictions &+= 1
-            try? FileManager.default.removeItem(atPath: path(victim.key))
+            victims.append(victim.key)
         }
+        return victims
     }
 }
-
 extension DiskCache.State {
     /// The index record of `name` marked as just used (for LRU), when `accept` takes it; else nil.
     mutating func use(_ name: String, if accept: (DiskCache.Indexed) -> Bool) -> DiskCache.Indexed? {

@@ -10,4 +10,9 @@ struct DiskCacheMetrics: Sendable {
     var entries = 0
     /// Stored ranges.
     var pieces = 0
+    /// Disk errors since startup, by operation (`create`, `write`, `sync`, `rename`, `delete`).
+    var errors: [String: Int] = [:]
+    /// Fills running, and the bytes they reserved against the budget.
+    var fillsRunning = 0
+    var reservedBytes = 0
 }

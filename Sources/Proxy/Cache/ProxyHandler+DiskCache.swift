@@ -6,11 +6,29 @@ extension ProxyHandler {
     static func makeDiskCache(_ settings: ProxyConfig.CacheSettings, logger: ProxyLogger) -> DiskCache? {
         guard let directory = settings.diskDirectory else { return nil }
         do {
-            return try DiskCache(directory: directory, maxBytes: settings.diskMaxBytes)
+            return try DiskCache(directory: directory, maxBytes: settings.diskMaxBytes, logger: logger)
         } catch {
             logger.log(.error, "disk cache off: cannot use its directory", [("directory", directory), ("error", "\(error)")])
             return nil
         }
+    }
+
+    /// The disk cache key of a pass-through request: everything that can change the stored bytes or who
+    /// may see them. The origin URL; who it was fetched for (`OriginTarget.cacheScope`: the mount's name
+    /// with a digest of the headers it injects, or the embedded form), so an object fetched with a
+    /// credential the origin requires is never served through a mount (or form) that does not carry it;
+    /// and a digest of the forwarded client header values. Digests, not values: keys are written into
+    /// the cache's files, secrets never are.
+    func diskCacheKey(_ target: OriginTarget, request: HTTPRequest) -> String {
+        let scoped = target.url + "\u{1}" + target.cacheScope
+        guard let mount = target.mount, !mount.forwardHeaders.isEmpty else { return scoped }
+        var forwarded: [UInt8] = []
+        for name in mount.forwardHeaders {
+            // Length-prefixed, so no pair of values can read as another.
+            let value = Array(request.headers.values(name).joined(separator: ",").utf8)
+            forwarded += Array(String(value.count).utf8) + [0x3a] + value
+        }
+        return scoped + "\u{1}f=" + String(SHA256.hex(forwarded).prefix(32))
     }
 
     /// Whether the disk cache has a say in this request: it is on, the request is a GET or HEAD, and the
@@ -23,7 +41,7 @@ extension ProxyHandler {
     /// it) without an origin request of its own; nil when the object is not stored whole.
     func cachedPassThrough(_ target: OriginTarget, request: HTTPRequest) -> RouteResponse? {
         guard let diskCache, isDiskCacheable(target, request: request),
-              let reader = diskCache.open(key: cacheKey(target.url, mount: target.mount, request: request)) else { return nil }
+              let reader = diskCache.open(key: diskCacheKey(target, request: request)) else { return nil }
         diskCache.record { $0.hits += 1 }
         let response = Self.counting(Self.cachedResponse(reader, request: request), from: .disk, in: diskCache)
         return RouteResponse(route: .cache, response: response)
@@ -34,7 +52,7 @@ extension ProxyHandler {
     /// whole (a fill still running is followed by `cachedPassThrough` instead).
     func storedFile(_ target: OriginTarget, request: HTTPRequest) -> RouteResponse? {
         guard let diskCache, isDiskCacheable(target, request: request),
-              let (entry, region) = diskCache.openFile(key: cacheKey(target.url, mount: target.mount, request: request)) else { return nil }
+              let (entry, region) = diskCache.openFile(key: diskCacheKey(target, request: request)) else { return nil }
         // Room for the stored fields and those added on the way out (range, route, CORS).
         var headers = HTTPHeaders(reservingCapacity: entry.fields.count + 6)
         for field in entry.fields { headers.add(name: field.name, value: field.value) }
@@ -88,7 +106,7 @@ extension ProxyHandler {
               !fields.values("Cache-Control").contains(where: { $0.lowercased().contains("no-store") }) else { return nil }
         var stored: [(name: String, value: String)] = []
         for name in Self.passedOnFields { for value in fields.values(name) { stored.append((name, value)) } }
-        let key = cacheKey(target.url, mount: target.mount, request: request)
+        let key = diskCacheKey(target, request: request)
         guard let fill = diskCache.beginFill(DiskCacheEntry(key: key, length: length, fields: stored)) else { return nil }
         // Opened before the copy starts, so a small object cannot be renamed away first.
         let reader = diskCache.open(key: key)

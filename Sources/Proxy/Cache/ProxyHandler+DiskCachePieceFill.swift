@@ -24,7 +24,7 @@ extension ProxyHandler {
     func startPieceFill(_ stream: OriginStream, target: OriginTarget, request: HTTPRequest, fields: HTTPHeaders) throws -> HTTPResponse? {
         guard request.method == .get, stream.status == 206,
               let range = fields["Content-Range"].flatMap(ByteRangeRequest.contentRange), let total = range.length else { return nil }
-        let key = cacheKey(target.url, mount: target.mount, request: request)
+        let key = diskCacheKey(target, request: request)
         guard let reader = storePiece(stream, key: key, first: range.first, last: range.last, objectLength: total, fields: fields) else { return nil }
         let count = range.last - range.first + 1
         return HTTPResponse(status: .partialContent, headers: fields, body: .stream(length: count, producer: { writer in

@@ -21,7 +21,7 @@ extension ProxyHandler {
     /// fails or turns out changed can only abort the connection: the head and some of the body are gone.
     func piecedPassThrough(_ target: OriginTarget, request: HTTPRequest) async throws -> RouteResponse? {
         guard let diskCache, isDiskCacheable(target, request: request) else { return nil }
-        let key = cacheKey(target.url, mount: target.mount, request: request)
+        let key = diskCacheKey(target, request: request)
         let stored = diskCache.pieces(forKey: key)
         guard let newest = stored.first else { return nil }
         let version = newest.indexed.entry

@@ -22,6 +22,9 @@ public struct OriginRequest: Sendable {
     public var followRedirects: Bool = true
     /// Checked for every hop's target URL; false stops with `OriginError.redirectNotAllowed`.
     public var allowRedirect: @Sendable (String) -> Bool = { _ in true }
+    /// For a file:// URL of a directory mount: the mount's directory, which the file is opened through
+    /// (nothing outside it can be reached). Nil opens the path as named (the caller confined it).
+    public var fileDirectory: ConfinedDirectory?
     /// The addresses the first http(s) hop connects to, when an address check vetted them for its
     /// host (which is then not resolved again); nil: the host is resolved when connecting.
     public var addresses: [IPAddress]?

@@ -1,0 +1,42 @@
+import Foundation
+import Glibc
+import Synchronization
+
+/// A thread that swaps `path` between a regular file and a symlink to `outside`, atomically (rename
+/// over it), as fast as it can until stopped.
+final class SymlinkSwapper: Sendable {
+    let path: String
+    let outside: String
+    private let stopping = Atomic<Bool>(false)
+    private let swaps = Atomic<Int>(0)
+    private let finished = Mutex<Bool>(false)
+
+    init(path: String, outside: String) {
+        self.path = path
+        self.outside = outside
+        try? Data("inside\n".utf8).write(to: URL(fileURLWithPath: path))
+    }
+
+    func start() {
+        Thread.detachNewThread { [self] in
+            let link = path + ".link"
+            let file = path + ".file"
+            while !stopping.load(ordering: .relaxed) {
+                unlink(link)
+                _ = symlink(outside, link)
+                _ = rename(link, path)
+                try? Data("inside\n".utf8).write(to: URL(fileURLWithPath: file))
+                _ = rename(file, path)
+                swaps.add(1, ordering: .relaxed)
+            }
+            finished.withLock { $0 = true }
+        }
+    }
+
+    /// Stops the thread (waits for it) and returns how many swaps it made.
+    func stop() -> Int {
+        stopping.store(true, ordering: .relaxed)
+        while !finished.withLock({ $0 }) { usleep(1000) }
+        return swaps.load(ordering: .relaxed)
+    }
+}
