@@ -202,18 +202,32 @@ struct RequestRouter: Sendable {
     }
 }
 
-/// The `host[:port]` segment of an embedded URL, checked strictly: a letter-digit-dot-hyphen name or an
-/// IPv4 address, optional decimal port 1-65535. Anything else (userinfo, percent signs) is refused.
+/// The `host[:port]` segment of an embedded URL, checked strictly: a letter-digit-dot-hyphen name, an
+/// IPv4 address or a bracketed IPv6 address (RFC 3986 §3.2.2: `[::1]`, no zone identifier), optional
+/// decimal port 1-65535. Anything else (userinfo, percent signs) is refused.
 enum EmbeddedAuthority {
+    /// The host, lowercased (an IPv6 literal keeps its brackets), or nil when the authority is malformed.
     static func host(of authority: Substring) -> String? {
         var host = authority
-        if let colon = authority.lastIndex(of: ":") {
-            let port = authority[authority.index(after: colon)...]
-            guard !port.isEmpty, port.count <= 5, port.allSatisfy(\.isASCII), port.allSatisfy(\.isNumber),
+        var portText: Substring?
+        if authority.hasPrefix("[") {
+            guard let close = authority.firstIndex(of: "]") else { return nil }
+            host = authority[...close]
+            let after = authority[authority.index(after: close)...]
+            if !after.isEmpty {
+                guard after.hasPrefix(":") else { return nil }
+                portText = after.dropFirst()
+            }
+        } else if let colon = authority.lastIndex(of: ":") {
+            host = authority[..<colon]
+            portText = authority[authority.index(after: colon)...]
+        }
+        if let port = portText {
+            guard !port.isEmpty, port.count <= 5, port.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }),
                   let value = Int(port), value >= 1, value <= 65535
             else { return nil }
-            host = authority[..<colon]
         }
+        if host.hasPrefix("[") { return ipv6Literal(host) }
         guard !host.isEmpty, host.count <= 253,
               host.utf8.allSatisfy({ byte in
                   (byte >= 0x61 && byte <= 0x7A) || (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x30 && byte <= 0x39)
@@ -222,6 +236,20 @@ enum EmbeddedAuthority {
               host.first != ".", host.first != "-"
         else { return nil }
         return host.lowercased()
+    }
+
+    /// `[` IPv6 address `]` as written, lowercased: hex digits, colons and dots (an embedded IPv4 tail)
+    /// only, and an address `inet_pton` accepts.
+    private static func ipv6Literal(_ bracketed: Substring) -> String? {
+        let inner = bracketed.dropFirst().dropLast()
+        guard bracketed.hasSuffix("]"), !inner.isEmpty, inner.utf8.count <= 45,
+              inner.utf8.allSatisfy({ byte in
+                  (byte >= 0x30 && byte <= 0x39) || ((byte | 0x20) >= 0x61 && (byte | 0x20) <= 0x66)
+                      || byte == UInt8(ascii: ":") || byte == UInt8(ascii: ".")
+              }),
+              let address = IPAddress(String(inner)), !address.isIPv4
+        else { return nil }
+        return "[" + inner.lowercased() + "]"
     }
 }
 
