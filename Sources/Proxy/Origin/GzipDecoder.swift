@@ -1,11 +1,12 @@
 /// Decodes gzip bodies (RFC 1952) under an output cap, so a small compressed body can never
-/// expand past what the caller accepts (a gzip bomb stops at `maxOutputBytes`).
-enum GzipDecoder {
+/// expand past what the caller accepts (a gzip bomb stops at `maxOutputBytes`). Public for the inflater's
+/// fuzz target (fuzz/Sources/FuzzInflate), which compares it with zlib.
+public enum GzipDecoder {
     /// Whether decoding is implemented; when false, gzip bodies are refused.
     static let isAvailable = true
 
     /// The decoded bytes of every member, checked against each member's CRC-32 and size.
-    static func decode(_ bytes: [UInt8], maxOutputBytes: Int) throws(OriginError) -> [UInt8] {
+    public static func decode(_ bytes: [UInt8], maxOutputBytes: Int) throws(OriginError) -> [UInt8] {
         var output: [UInt8] = []
         var position = 0
         repeat {
@@ -23,6 +24,15 @@ enum GzipDecoder {
             guard size == UInt32(truncatingIfNeeded: output.count - memberStart) else { throw .badResponse("gzip size mismatch") }
         // RFC 1952 §2.2: members may be concatenated; anything else after one is ignored, as gzip(1) does.
         } while position + 2 <= bytes.count && bytes[position] == 0x1F && bytes[position + 1] == 0x8B
+        return output
+    }
+
+    /// Raw DEFLATE data (RFC 1951, no gzip wrapper) decoded under the same cap; what follows the final
+    /// block is ignored.
+    public static func inflate(raw bytes: [UInt8], maxOutputBytes: Int) throws(OriginError) -> [UInt8] {
+        var output: [UInt8] = []
+        var inflater = Inflater(input: bytes, position: 0, maxOutputBytes: maxOutputBytes)
+        try inflater.inflate(into: &output)
         return output
     }
 
