@@ -53,7 +53,14 @@ public enum GzipDecoder {
             while position < bytes.count && bytes[position] != 0 { position += 1 }
             position += 1
         }
-        if flags & 0x02 != 0 { position += 2 } // FHCRC
+        if flags & 0x02 != 0 { // FHCRC: the low 16 bits of the CRC-32 of the header before it, checked as zlib does
+            guard position + 2 <= bytes.count else { throw .badResponse("gzip body truncated") }
+            let stored = UInt16(bytes[position]) | UInt16(bytes[position + 1]) << 8
+            guard stored == UInt16(truncatingIfNeeded: CRC32.checksum(bytes[start..<position])) else {
+                throw .badResponse("gzip header checksum mismatch")
+            }
+            position += 2
+        }
         guard position <= bytes.count else { throw .badResponse("gzip body truncated") }
         return position
     }
