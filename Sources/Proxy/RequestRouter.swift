@@ -37,7 +37,8 @@ struct RequestRouter: Sendable {
         var hasRest: Bool
         /// Whether the path contains "%" anywhere.
         var hasEscapes: Bool
-        /// Whether the path contains ".." anywhere; with `hasEscapes` false, no segment can be `..`.
+        /// Whether the path has two dots with nothing but spaces or controls between them; with `hasEscapes`
+        /// and `hasNonASCII` false too, no segment can be read as `..`.
         var hasDotDot: Bool
         /// Whether the path has a byte past ASCII (a compatibility dot such as U+FF0E may be among them).
         var hasNonASCII: Bool
@@ -56,7 +57,7 @@ struct RequestRouter: Sendable {
             if byte == UInt8(ascii: "%") { hasEscapes = true }
             if byte >= 0x80 { hasNonASCII = true }
             if byte == UInt8(ascii: ".") && previousWasDot { hasDotDot = true }
-            previousWasDot = byte == UInt8(ascii: ".")
+            previousWasDot = Self.continuesDotRun(previousWasDot, byte)
         }
         let name = UnsafeBufferPointer(rebasing: bytes[start..<end])
         let hasRest = end < bytes.count
@@ -162,7 +163,7 @@ struct RequestRouter: Sendable {
             var previousWasDot = false
             for byte in bytes {
                 if byte == UInt8(ascii: "%") || byte >= 0x80 || (byte == UInt8(ascii: ".") && previousWasDot) { return true }
-                previousWasDot = byte == UInt8(ascii: ".")
+                previousWasDot = continuesDotRun(previousWasDot, byte)
             }
             return false
         }
@@ -174,6 +175,12 @@ struct RequestRouter: Sendable {
             case .lenientParent: throw .badRequest("path has a segment some origins read as \"..\"")
             }
         }
+    }
+
+    /// Whether, after `byte`, the last byte that counts was a dot: spaces and controls between dots
+    /// (`. .`) count for nothing, as `DotSegment` reads them.
+    static func continuesDotRun(_ previousWasDot: Bool, _ byte: UInt8) -> Bool {
+        byte == UInt8(ascii: ".") || (previousWasDot && (byte <= 0x20 || byte == 0x7F))
     }
 
     /// The origin target of an embedded-form request `/{scheme}/{host[:port]}/{path}`.
