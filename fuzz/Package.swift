@@ -25,7 +25,9 @@ let package = Package(
         .executableTarget(
             name: "FuzzMedia", dependencies: [.product(name: "HLS", package: "hls-subtitle-proxy")], swiftSettings: fuzzFlags),
         .executableTarget(
-            name: "FuzzPath", dependencies: [.product(name: "Proxy", package: "hls-subtitle-proxy")], swiftSettings: fuzzFlags),
+            name: "FuzzPath",
+            dependencies: [.product(name: "Proxy", package: "hls-subtitle-proxy"), .product(name: "HTTPServer", package: "hls-subtitle-proxy")],
+            swiftSettings: fuzzFlags),
         // The system zlib (zlib1g-dev), the reference FuzzInflate checks the inflater against.
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
         .executableTarget(
