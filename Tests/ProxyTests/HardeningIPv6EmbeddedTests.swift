@@ -5,7 +5,8 @@ import Testing
 /// IPv6 literals in the embedded form: `/http/[::1]:port/...` against an allowlist entry written `[::1]`,
 /// connected over IPv6, under the same SSRF policy as IPv4 (a private address passes only when listed as
 /// a literal or with `allow_private_networks`).
-@Suite struct HardeningIPv6EmbeddedTests {
+// Serialized: each case starts a proxy (and most an origin), so they run one at a time.
+@Suite(.serialized) struct HardeningIPv6EmbeddedTests {
     static let master = HardeningSSRFTests.master
 
     static func v6Origin() throws -> TestOrigin {
