@@ -37,8 +37,11 @@ struct RequestRouter: Sendable {
         var hasRest: Bool
         /// Whether the path contains "%" anywhere.
         var hasEscapes: Bool
-        /// Whether the path contains ".." anywhere; with `hasEscapes` false, no segment can be `..`.
+        /// Whether the path has two dots with nothing but spaces or controls between them; with `hasEscapes`
+        /// and `hasNonASCII` false too, no segment can be read as `..`.
         var hasDotDot: Bool
+        /// Whether the path has a byte past ASCII (a compatibility dot such as U+FF0E may be among them).
+        var hasNonASCII: Bool
     }
 
     /// Reads the first segment from raw bytes: every request passes here, so nothing is allocated and
@@ -47,12 +50,14 @@ struct RequestRouter: Sendable {
         let start = bytes.first == UInt8(ascii: "/") ? 1 : 0
         var end = start
         while end < bytes.count, bytes[end] != UInt8(ascii: "/") { end += 1 }
-        // One pass for both: no "%" and no ".." means no segment can climb out of a mount.
-        var hasEscapes = false, hasDotDot = false, previousWasDot = false
+        // One pass for all three: no "%", no ".." and nothing past ASCII means no segment can climb out
+        // of a mount, in any origin's reading (see `DotSegment`).
+        var hasEscapes = false, hasDotDot = false, hasNonASCII = false, previousWasDot = false
         for byte in bytes {
             if byte == UInt8(ascii: "%") { hasEscapes = true }
+            if byte >= 0x80 { hasNonASCII = true }
             if byte == UInt8(ascii: ".") && previousWasDot { hasDotDot = true }
-            previousWasDot = byte == UInt8(ascii: ".")
+            previousWasDot = Self.continuesDotRun(previousWasDot, byte)
         }
         let name = UnsafeBufferPointer(rebasing: bytes[start..<end])
         let hasRest = end < bytes.count
@@ -70,7 +75,8 @@ struct RequestRouter: Sendable {
         } else if name.hasSameBytes(as: "http") || name.hasSameBytes(as: "https") {
             kind = .embedded
         }
-        return FirstSegment(kind: kind, start: start, length: end - start, hasRest: hasRest, hasEscapes: hasEscapes, hasDotDot: hasDotDot)
+        return FirstSegment(kind: kind, start: start, length: end - start, hasRest: hasRest, hasEscapes: hasEscapes, hasDotDot: hasDotDot,
+                            hasNonASCII: hasNonASCII)
     }
 
     /// Routes a request target given as raw (still percent-encoded) path and query.
@@ -113,13 +119,13 @@ struct RequestRouter: Sendable {
         // The raw path is `/{mount}/{rest}` as sent; without escapes it is also the decoded path.
         let unescaped = !segment.hasEscapes && segment.start == 1 && rest != nil
         return .origin(try mountTarget(mount, rawRest: rest ?? "", query: query, rawPath: unescaped ? path : nil,
-                                       restCannotClimb: !segment.hasEscapes && !segment.hasDotDot))
+                                       restCannotClimb: !segment.hasEscapes && !segment.hasDotDot && !segment.hasNonASCII))
     }
 
     /// The origin target of a mount-form request; `rawRest` is the raw path after `/{mount}/`.
     /// `rawPath`, when given, is the whole request path, known to be `/{mount}/{rawRest}` with no escapes:
     /// it then serves as proxy path and target without building them again. `restCannotClimb` says the
-    /// caller saw neither "%" nor ".." in the path, so the check for `..` segments can be skipped.
+    /// caller saw no "%", no ".." and no byte past ASCII in the path, so the dot-segment check can be skipped.
     func mountTarget(
         _ routed: RoutedMount, rawRest: Substring, query: String?, rawPath: String? = nil, restCannotClimb: Bool = false
     ) throws(ProxyError) -> OriginTarget {
@@ -146,26 +152,35 @@ struct RequestRouter: Sendable {
 
     /// RFC 3986 §5.2.4: an origin removes `..` segments, so `/mount/../x` would reach `x` outside the
     /// mount's base path. Refused in every spelling: raw, percent-encoded, or behind an encoded `/` or `\`
-    /// (servers that decode before normalizing treat those as separators).
-    static func refuseDotDotSegments(_ rawRest: Substring) throws(ProxyError) {
-        // Two dots, raw or escaped (`%2e`), are needed; most paths have neither and skip the decoding.
+    /// (servers that decode before normalizing treat those as separators) with 403; spellings only some
+    /// origins read as `..` (`..;`, `..%20`, `...`, see `DotSegment`) are malformed for us, with 400.
+    static func refuseDotDotSegments<Rest: StringProtocol>(_ rawRest: Rest) throws(ProxyError) {
+        // Two dots, raw or escaped (`%2e`), or a compatibility dot past ASCII are needed; most paths have
+        // none of them and skip the decoding.
         // A plain byte loop: this runs for every request on a mount, and the generic
         // `firstRange(of:)` cost more than everything else in routing (runtime generic metadata).
         func isSuspicious<Bytes: Sequence<UInt8>>(_ bytes: Bytes) -> Bool {
             var previousWasDot = false
             for byte in bytes {
-                if byte == UInt8(ascii: "%") || (byte == UInt8(ascii: ".") && previousWasDot) { return true }
-                previousWasDot = byte == UInt8(ascii: ".")
+                if byte == UInt8(ascii: "%") || byte >= 0x80 || (byte == UInt8(ascii: ".") && previousWasDot) { return true }
+                previousWasDot = continuesDotRun(previousWasDot, byte)
             }
             return false
         }
         guard rawRest.utf8.withContiguousStorageIfAvailable(isSuspicious) ?? isSuspicious(rawRest.utf8) else { return }
         for rawSegment in rawRest.split(separator: "/", omittingEmptySubsequences: false) {
-            let segment = try PathDecoding.decodeSegment(rawSegment)
-            if segment.split(whereSeparator: { $0 == "/" || $0 == "\\" }).contains("..") || segment == ".." {
-                throw .forbidden("path leaves the mount")
+            switch DotSegment.reading(try PathDecoding.decodeSegment(rawSegment)) {
+            case .name: continue
+            case .parent: throw .forbidden("path leaves the mount")
+            case .lenientParent: throw .badRequest("path has a segment some origins read as \"..\"")
             }
         }
+    }
+
+    /// Whether, after `byte`, the last byte that counts was a dot: spaces and controls between dots
+    /// (`. .`) count for nothing, as `DotSegment` reads them.
+    static func continuesDotRun(_ previousWasDot: Bool, _ byte: UInt8) -> Bool {
+        byte == UInt8(ascii: ".") || (previousWasDot && (byte <= 0x20 || byte == 0x7F))
     }
 
     /// The origin target of an embedded-form request `/{scheme}/{host[:port]}/{path}`.
@@ -183,6 +198,9 @@ struct RequestRouter: Sendable {
             throw .forbidden("host \(host) is not on the embedded allowlist")
         }
         let rawRest = segments.dropFirst().joined(separator: "/")
+        // No base path to leave here, but subtitle sets and caches go by the proxy path, which a dot
+        // segment would make name something other than what the origin serves.
+        try Self.refuseDotDotSegments(rawRest)
         let suffix = query.map { "?" + $0 } ?? ""
         let url = "\(scheme)://\(authority.lowercased())/\(rawRest)\(suffix)"
         let decodedPath = "/\(scheme)/\(authority.lowercased())/" + (try PathDecoding.decodePath(rawRest))
@@ -191,18 +209,32 @@ struct RequestRouter: Sendable {
     }
 }
 
-/// The `host[:port]` segment of an embedded URL, checked strictly: a letter-digit-dot-hyphen name or an
-/// IPv4 address, optional decimal port 1-65535. Anything else (userinfo, percent signs) is refused.
+/// The `host[:port]` segment of an embedded URL, checked strictly: a letter-digit-dot-hyphen name, an
+/// IPv4 address or a bracketed IPv6 address (RFC 3986 §3.2.2: `[::1]`, no zone identifier), optional
+/// decimal port 1-65535. Anything else (userinfo, percent signs) is refused.
 enum EmbeddedAuthority {
+    /// The host, lowercased (an IPv6 literal keeps its brackets), or nil when the authority is malformed.
     static func host(of authority: Substring) -> String? {
         var host = authority
-        if let colon = authority.lastIndex(of: ":") {
-            let port = authority[authority.index(after: colon)...]
-            guard !port.isEmpty, port.count <= 5, port.allSatisfy(\.isASCII), port.allSatisfy(\.isNumber),
+        var portText: Substring?
+        if authority.hasPrefix("[") {
+            guard let close = authority.firstIndex(of: "]") else { return nil }
+            host = authority[...close]
+            let after = authority[authority.index(after: close)...]
+            if !after.isEmpty {
+                guard after.hasPrefix(":") else { return nil }
+                portText = after.dropFirst()
+            }
+        } else if let colon = authority.lastIndex(of: ":") {
+            host = authority[..<colon]
+            portText = authority[authority.index(after: colon)...]
+        }
+        if let port = portText {
+            guard !port.isEmpty, port.count <= 5, port.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }),
                   let value = Int(port), value >= 1, value <= 65535
             else { return nil }
-            host = authority[..<colon]
         }
+        if host.hasPrefix("[") { return ipv6Literal(host) }
         guard !host.isEmpty, host.count <= 253,
               host.utf8.allSatisfy({ byte in
                   (byte >= 0x61 && byte <= 0x7A) || (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x30 && byte <= 0x39)
@@ -211,6 +243,20 @@ enum EmbeddedAuthority {
               host.first != ".", host.first != "-"
         else { return nil }
         return host.lowercased()
+    }
+
+    /// `[` IPv6 address `]` as written, lowercased: hex digits, colons and dots (an embedded IPv4 tail)
+    /// only, and an address `inet_pton` accepts.
+    private static func ipv6Literal(_ bracketed: Substring) -> String? {
+        let inner = bracketed.dropFirst().dropLast()
+        guard bracketed.hasSuffix("]"), !inner.isEmpty, inner.utf8.count <= 45,
+              inner.utf8.allSatisfy({ byte in
+                  (byte >= 0x30 && byte <= 0x39) || ((byte | 0x20) >= 0x61 && (byte | 0x20) <= 0x66)
+                      || byte == UInt8(ascii: ":") || byte == UInt8(ascii: ".")
+              }),
+              let address = IPAddress(String(inner)), !address.isIPv4
+        else { return nil }
+        return "[" + inner.lowercased() + "]"
     }
 }
 

@@ -1,6 +1,7 @@
 import Foundation
 import HLS
 import HTTPServer
+import Proxy
 import Testing
 
 /// Every input under Tests/Fixtures/fuzz-regressions goes through the calls its fuzz target makes
@@ -15,6 +16,10 @@ import Testing
         let names = try FileManager.default.contentsOfDirectory(atPath: directory.path).filter { $0.hasPrefix("Fuzz") }.sorted()
         return try names.map { ($0, try [UInt8](Data(contentsOf: directory.appendingPathComponent($0)))) }
     }
+
+    static let routing = PathRouting(config: (try? ProxyConfig.decode(Array(#"""
+        { "mounts": { "r": { "origin": "http://origin.test/base" } }, "embedded": { "allow_hosts": ["origin.test"] } }
+        """#.utf8), environment: [:])) ?? ProxyConfig())
 
     @Test func everyRegressionInputIsHandledWithoutTrapping() throws {
         for (name, bytes) in try Self.inputs() {
@@ -37,6 +42,13 @@ import Testing
                 _ = try? MPEGTSReader.firstPTS(bytes)
                 _ = try? MP4TextTrackReader.read(bytes)
                 _ = try? FragmentedMP4Reader.firstPTS(initSegment: bytes, mediaSegment: bytes)
+            case "FuzzPath":
+                // The first byte picks the URL form (fuzz/Sources/FuzzPath); routing must simply answer.
+                let text = String(decoding: bytes.dropFirst(), as: UTF8.self)
+                for prefix in ["/r/", "/http/origin.test/", ""] { _ = Self.routing.route(rawPath: prefix + text, query: nil) }
+            case "FuzzInflate":
+                _ = try? GzipDecoder.inflate(raw: Array(bytes.dropFirst()), maxOutputBytes: 1 << 20)
+                _ = try? GzipDecoder.decode(Array(bytes.dropFirst()), maxOutputBytes: 1 << 20)
             default:
                 Issue.record("\(name) names no fuzz target")
             }

@@ -57,12 +57,13 @@ import Testing
 
     @Test(arguments: [
         ("example.com", "example.com"), ("Example.COM:8443", "example.com"), ("127.0.0.1:80", "127.0.0.1"),
+        ("[::1]", "[::1]"), ("[::1]:8080", "[::1]"), ("[FD00::5]:443", "[fd00::5]"),
     ])
     func embeddedAuthoritiesAreParsedStrictly(authority: String, host: String) {
         #expect(EmbeddedAuthority.host(of: Substring(authority)) == host)
     }
 
-    @Test(arguments: ["user@host", "host:", "host:0", "host:65536", "host:8a", "-host", "ho%2Fst", "[::1]", "", "a b"])
+    @Test(arguments: ["user@host", "host:", "host:0", "host:65536", "host:8a", "-host", "ho%2Fst", "[::1", "[::1]:", "", "a b"])
     func malformedEmbeddedAuthoritiesAreRefused(authority: String) {
         #expect(EmbeddedAuthority.host(of: Substring(authority)) == nil)
     }

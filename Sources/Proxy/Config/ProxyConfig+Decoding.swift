@@ -89,6 +89,8 @@ extension ConfigReader {
                 report(elementPath, "\"*\" would let clients reach any host; list the hosts or *.domain patterns")
             } else if let pattern = HostPattern(text) {
                 embedded.allowHosts.append(pattern)
+            } else if HostPattern.isBareIPv6(text) {
+                report(elementPath, "\(Self.quoted(text)) is an IPv6 address: write it in brackets, as in a URL (\"[\(text)]\")")
             } else {
                 report(elementPath, "\(Self.quoted(text)) is not a host name, *.domain pattern or IP address (no port)")
             }

@@ -1,11 +1,12 @@
 /// Decodes gzip bodies (RFC 1952) under an output cap, so a small compressed body can never
-/// expand past what the caller accepts (a gzip bomb stops at `maxOutputBytes`).
-enum GzipDecoder {
+/// expand past what the caller accepts (a gzip bomb stops at `maxOutputBytes`). Public for the inflater's
+/// fuzz target (fuzz/Sources/FuzzInflate), which compares it with zlib.
+public enum GzipDecoder {
     /// Whether decoding is implemented; when false, gzip bodies are refused.
     static let isAvailable = true
 
     /// The decoded bytes of every member, checked against each member's CRC-32 and size.
-    static func decode(_ bytes: [UInt8], maxOutputBytes: Int) throws(OriginError) -> [UInt8] {
+    public static func decode(_ bytes: [UInt8], maxOutputBytes: Int) throws(OriginError) -> [UInt8] {
         var output: [UInt8] = []
         var position = 0
         repeat {
@@ -26,6 +27,15 @@ enum GzipDecoder {
         return output
     }
 
+    /// Raw DEFLATE data (RFC 1951, no gzip wrapper) decoded under the same cap; what follows the final
+    /// block is ignored.
+    public static func inflate(raw bytes: [UInt8], maxOutputBytes: Int) throws(OriginError) -> [UInt8] {
+        var output: [UInt8] = []
+        var inflater = Inflater(input: bytes, position: 0, maxOutputBytes: maxOutputBytes)
+        try inflater.inflate(into: &output)
+        return output
+    }
+
     /// The offset of the deflate data after a member header (RFC 1952 §2.3).
     static func skipHeader(_ bytes: [UInt8], from start: Int) throws(OriginError) -> Int {
         guard start + 10 <= bytes.count, bytes[start] == 0x1F, bytes[start + 1] == 0x8B else {
@@ -43,7 +53,14 @@ enum GzipDecoder {
             while position < bytes.count && bytes[position] != 0 { position += 1 }
             position += 1
         }
-        if flags & 0x02 != 0 { position += 2 } // FHCRC
+        if flags & 0x02 != 0 { // FHCRC: the low 16 bits of the CRC-32 of the header before it, checked as zlib does
+            guard position + 2 <= bytes.count else { throw .badResponse("gzip body truncated") }
+            let stored = UInt16(bytes[position]) | UInt16(bytes[position + 1]) << 8
+            guard stored == UInt16(truncatingIfNeeded: CRC32.checksum(bytes[start..<position])) else {
+                throw .badResponse("gzip header checksum mismatch")
+            }
+            position += 2
+        }
         guard position <= bytes.count else { throw .badResponse("gzip body truncated") }
         return position
     }

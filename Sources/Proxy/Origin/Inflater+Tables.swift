@@ -3,8 +3,11 @@ struct HuffmanCode {
     var counts = [Int](repeating: 0, count: 16)
     var symbols: [Int]
 
-    /// Builds the code from per-symbol lengths (0 = unused); refuses over-subscribed sets.
-    init(lengths: [Int]) throws(OriginError) {
+    /// Builds the code from per-symbol lengths (0 = unused). Refuses what zlib refuses (inflate_table):
+    /// over-subscribed sets, and incomplete ones except a literal/length or distance code whose only
+    /// code is one bit long (RFC 1951 §3.2.7 allows a single distance code). A set with no codes at all
+    /// is built, and fails when a symbol is decoded from it.
+    init(lengths: [Int], isCodeLengthCode: Bool = false) throws(OriginError) {
         symbols = [Int](repeating: 0, count: lengths.count)
         for length in lengths {
             guard (0...15).contains(length) else { throw .badResponse("corrupt gzip body") }
@@ -15,6 +18,8 @@ struct HuffmanCode {
             left = left * 2 - counts[length]
             guard left >= 0 else { throw .badResponse("corrupt gzip body") }
         }
+        let longest = (1...15).last { counts[$0] != 0 } ?? 0
+        if left > 0, longest != 0, isCodeLengthCode || longest != 1 { throw .badResponse("corrupt gzip body") }
         var offsets = [Int](repeating: 0, count: 16)
         for length in 1..<15 { offsets[length + 1] = offsets[length] + counts[length] }
         for (symbol, length) in lengths.enumerated() where length != 0 {
@@ -40,7 +45,8 @@ extension Inflater {
             + [Int](repeating: 7, count: 24) + [Int](repeating: 8, count: 8)
         return (try? HuffmanCode(lengths: lengths)) ?? HuffmanCode.empty
     }()
-    static let fixedDistances: HuffmanCode = (try? HuffmanCode(lengths: [Int](repeating: 5, count: 30))) ?? HuffmanCode.empty
+    // All 32 five-bit codes, as zlib builds them: 30 and 31 are codes that decode to an invalid distance.
+    static let fixedDistances: HuffmanCode = (try? HuffmanCode(lengths: [Int](repeating: 5, count: 32))) ?? HuffmanCode.empty
 }
 
 extension HuffmanCode {

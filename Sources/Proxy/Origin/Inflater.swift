@@ -119,7 +119,7 @@ struct Inflater {
         for index in 0..<codeLengthCount {
             codeLengthLengths[Inflater.codeLengthOrder[index]] = try bits(3)
         }
-        let codeLengthCode = try HuffmanCode(lengths: codeLengthLengths)
+        let codeLengthCode = try HuffmanCode(lengths: codeLengthLengths, isCodeLengthCode: true)
         var lengths: [Int] = []
         lengths.reserveCapacity(literalCount + distanceCount)
         while lengths.count < literalCount + distanceCount {
