@@ -57,23 +57,13 @@ extension HTTPClientConnection {
         }
         defer { freeaddrinfo(first) }
 
-        var lastFailure = "no address"
+        var addresses: [IPAddress] = []
         var entry: UnsafeMutablePointer<addrinfo>? = first
         while let address = entry {
             entry = address.pointee.ai_next
-            guard let peer = IPAddress(socketAddress: address.pointee.ai_addr, family: address.pointee.ai_family) else { continue }
-            let attempt = try connect(
-                to: address.pointee.ai_addr, length: address.pointee.ai_addrlen, family: address.pointee.ai_family,
-                connectDeadline: connectDeadline, deadline: deadline, cancellation: cancellation)
-            switch attempt {
-            case .success(let connection):
-                connection.peer = peer
-                return connection
-            case .failure(let failure):
-                lastFailure = failure.description
-            }
+            if let peer = IPAddress(socketAddress: address.pointee.ai_addr, family: address.pointee.ai_family) { addresses.append(peer) }
         }
-        throw .connectFailed(lastFailure)
+        return try open(addresses: addresses, port: port, connectDeadline: connectDeadline, deadline: deadline, cancellation: cancellation)
     }
 
     /// Connects to the first of `addresses` that accepts, in order, all before `connectDeadline`
