@@ -155,9 +155,9 @@ extension ProxyHandler {
     func presentationStart(_ master: OriginTarget, request: HTTPRequest) async throws -> (ticks: Int64?, transient: Bool) {
         let key = memoryCacheKey(master.url, target: master, request: request)
         if let hit = caches.timestamps.value(for: key) { return (hit, false) }
-        guard let timeline = try await videoTimeline(master, request: request),
-              let segmentURL = timeline.firstSegmentURL, mayFetchDerived(segmentURL, master: master)
-        else { return (nil, false) }
+        let (found, timelineFailed) = try await videoTimeline(master, request: request)
+        guard let timeline = found else { return (nil, timelineFailed) }
+        guard let segmentURL = timeline.firstSegmentURL, mayFetchDerived(segmentURL, master: master) else { return (nil, false) }
         do {
             let limit = config.limits.maxProxyBodyBytes
             let (segment, _) = try await fetch(segmentURL, kind: "segment", maxBytes: limit, mount: master.mount, request: request)

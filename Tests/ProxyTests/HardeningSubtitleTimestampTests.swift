@@ -2,10 +2,11 @@ import Foundation
 import Testing
 @testable import Proxy
 
-/// Cues are mapped to the video's timeline with X-TIMESTAMP-MAP from the first segment's PTS. When the
+/// Subtitles made while the origin briefly failed part of the video are provisional. Cues are mapped to the video's timeline with X-TIMESTAMP-MAP from the first segment's PTS. When the
 /// origin briefly fails that segment, the cues go out unmapped (out of sync on a TS stream): that answer
 /// is provisional, kept by the proxy and by a CDN no longer than `cache.fallback_ttl_seconds`, as the
-/// empty fallback is, so the mapping comes back with the segment instead of after the subtitle TTL.
+/// empty fallback is, so the mapping comes back with the segment instead of after the subtitle TTL. The
+/// same holds for a segmented playlist cut into fixed windows because the variant playlist failed.
 @Suite struct HardeningSubtitleTimestampTests {
     static let config = """
         {
@@ -45,6 +46,28 @@ import Testing
             #expect(unmapped.status == 200)
             #expect(!unmapped.text.contains("X-TIMESTAMP-MAP"))
             #expect(HardeningSubtitleSourceTests.maxAge(unmapped) == 300)
+        }
+    }
+
+    @Test func aSubtitlePlaylistMadeWithoutTheTimelineABrieflyFailingVariantWithheldIsKeptOnlyForTheFallbackTTL() async throws {
+        let config = Self.config.replacingOccurrences(of: #""mode": "single""#, with: #""mode": "segmented""#)
+        let playlist = SubtitleURL(setName: "vod", trackID: "en", masterTarget: "/origin/vod-ts/master.m3u8", resource: .playlist).path
+        try await withProxy(config) { proxy in
+            proxy.origin.setFault("/vod-ts/v0/index.m3u8", .status(503))
+            let windows = try await proxy.get(playlist)
+            #expect(windows.status == 200)
+            let maxAge = try #require(HardeningSubtitleSourceTests.maxAge(windows))
+            #expect(maxAge <= 1, "a CDN must not keep windows that ignore the video's segments longer than the fallback TTL")
+            let segment = try await proxy.get(Self.file)
+            #expect(try #require(HardeningSubtitleSourceTests.maxAge(segment)) <= 1)
+            proxy.origin.setFault("/vod-ts/v0/index.m3u8", nil)
+            try await Task.sleep(for: .milliseconds(1_300))
+            let aligned = try await proxy.get(playlist)
+            #expect(aligned.status == 200)
+            #expect(HardeningSubtitleSourceTests.maxAge(aligned) == 300)
+            let mapped = try await proxy.get(Self.file)
+            #expect(mapped.text.contains("X-TIMESTAMP-MAP"), "the unmapped cues expired with the timeline back")
+            #expect(HardeningSubtitleSourceTests.maxAge(mapped) == 300)
         }
     }
 }
