@@ -60,6 +60,7 @@ extension ProxyHandler {
     func vetRedirects(_ originRequest: inout OriginRequest, embedded: Bool) {
         let allowHosts = config.embedded.allowHosts
         let policy = addressPolicy
+        let slots = origin.exchangeSlots
         let mountOrigins = Set(config.mounts.compactMap { mount -> String? in
             if case .http(let base) = mount.origin { return URLReference.origin(of: base) }
             return nil
@@ -71,9 +72,13 @@ extension ProxyHandler {
         originRequest.redirectAddresses = { target in
             if let origin = URLReference.origin(of: target), mountOrigins.contains(origin) { return .resolvedWhenConnecting }
             guard let host = URLReference.host(of: target) else { return .refused }
-            // Any failure (no address, a refused one, no lookup thread) refuses the hop: fail closed.
+            // The lookup's thread takes an exchange slot, as the first hop's does: none free sheds the
+            // request (503). Any other failure (no address, a refused one, no lookup thread) refuses
+            // the hop: fail closed.
             do {
-                return .vetted(try await policy.check(host: host))
+                return .vetted(try await policy.check(host: host, slots: slots))
+            } catch OriginError.overloaded(let limit) {
+                return .shed(limit: limit)
             } catch {
                 return .refused
             }

@@ -6,7 +6,8 @@ extension ProxyHandler {
     /// The track's cues as WebVTT: fetched, converted (SRT, MP4 text), shifted by the track offset, and
     /// mapped to the video's timeline with X-TIMESTAMP-MAP. A missing, empty or broken source becomes a
     /// valid empty track with a warning: a broken subtitle never breaks playback (SPEC). That fallback is
-    /// cached for `cache.fallback_ttl_seconds` only, so a source that comes back is served again soon.
+    /// cached for `cache.fallback_ttl_seconds` only, so a source that comes back is served again soon; so
+    /// are cues left without X-TIMESTAMP-MAP because the video's first segment could not be fetched this time.
     /// Concurrent requests for one track share one fetch and parse, and one document while they hold it.
     /// Load shedding is not a broken source: `OriginError.overloaded` is thrown (503), never served or
     /// cached empty.
@@ -27,6 +28,7 @@ extension ProxyHandler {
     private func loadTrack(set: SubtitleSet, track: TrackConfig, master: OriginTarget, request: HTTPRequest) async throws -> SubtitleTrackCues {
         var document: WebVTTDocument
         var isFallback = false
+        var unmappedForNow = false
         do {
             document = try await loadSource(track, master: master, request: request)
         } catch let failure as SubtitleSourceFailure {
@@ -61,10 +63,16 @@ extension ProxyHandler {
         if let ticks = track.mpegts {
             // Config overrides whatever the source said.
             document = document.settingTimestampMap(TimestampMap(mpegts: ticks, local: 0), keepExisting: false)
-        } else if document.timestampMap == nil, let ticks = try await presentationStart(master, request: request) {
-            document = document.settingTimestampMap(TimestampMap(mpegts: ticks, local: 0), keepExisting: true)
+        } else if document.timestampMap == nil {
+            let start = try await presentationStart(master, request: request)
+            if let ticks = start.ticks {
+                document = document.settingTimestampMap(TimestampMap(mpegts: ticks, local: 0), keepExisting: true)
+            }
+            // Cues without the video's PTS play out of sync on a TS stream: when only a failed fetch kept
+            // it from us, they are as provisional as the empty fallback and kept as briefly.
+            unmappedForNow = start.ticks == nil && start.transient
         }
-        return SubtitleTrackCues(document: document, isFallback: isFallback)
+        return SubtitleTrackCues(document: document, isFallback: isFallback || unmappedForNow)
     }
 
     /// `WEBVTT` and a blank line: the smallest valid track.
@@ -141,34 +149,36 @@ extension ProxyHandler {
     }
 
     /// The first presentation timestamp of the master's first variant's first segment, 90 kHz ticks;
-    /// nil when it cannot be had. Throws only `OriginError.overloaded`.
-    func presentationStart(_ master: OriginTarget, request: HTTPRequest) async throws -> Int64? {
+    /// nil when it cannot be had, `transient` when that was an origin's error status or a failed fetch
+    /// (the next try may succeed) rather than the video (no segment, not TS or fragmented MP4).
+    /// Throws only `OriginError.overloaded`.
+    func presentationStart(_ master: OriginTarget, request: HTTPRequest) async throws -> (ticks: Int64?, transient: Bool) {
         let key = memoryCacheKey(master.url, target: master, request: request)
-        if let hit = caches.timestamps.value(for: key) { return hit }
-        guard let timeline = try await videoTimeline(master, request: request),
-              let segmentURL = timeline.firstSegmentURL, mayFetchDerived(segmentURL, master: master)
-        else { return nil }
+        if let hit = caches.timestamps.value(for: key) { return (hit, false) }
+        let (found, timelineFailed) = try await videoTimeline(master, request: request)
+        guard let timeline = found else { return (nil, timelineFailed) }
+        guard let segmentURL = timeline.firstSegmentURL, mayFetchDerived(segmentURL, master: master) else { return (nil, false) }
         do {
             let limit = config.limits.maxProxyBodyBytes
             let (segment, _) = try await fetch(segmentURL, kind: "segment", maxBytes: limit, mount: master.mount, request: request)
-            guard (200..<300).contains(segment.status) else { return nil }
+            guard (200..<300).contains(segment.status) else { return (nil, true) }
             let ticks: Int64
             if let initURL = timeline.initSegmentURL, mayFetchDerived(initURL, master: master) {
                 let (initSegment, _) = try await fetch(initURL, kind: "segment", maxBytes: limit, mount: master.mount, request: request)
-                guard (200..<300).contains(initSegment.status) else { return nil }
+                guard (200..<300).contains(initSegment.status) else { return (nil, true) }
                 ticks = try FragmentedMP4Reader.firstPTS(initSegment: initSegment.body, mediaSegment: segment.body)
             } else {
                 ticks = try MPEGTSReader.firstPTS(segment.body)
             }
             caches.timestamps.store(ticks, for: key, cost: 64, ttl: ConfigSeconds.duration(config.cache.subtitleTTL))
-            return ticks
+            return (ticks, false)
         } catch let shed as OriginError where shed.isShed {
             throw shed
         } catch {
             logger.log(.warn, "first PTS unavailable; subtitles go without X-TIMESTAMP-MAP", [
                 ("master", master.proxyTarget), ("error", String(describing: error)),
             ])
-            return nil
+            return (nil, error is OriginError)
         }
     }
 }

@@ -10,23 +10,24 @@ extension ProxyHandler {
               let track = set.tracks.first(where: { $0.id == url.trackID })
         else { throw ProxyError.notFound("no subtitle track \(Sanitized.text(url.setName))/\(Sanitized.text(url.trackID))") }
         let master = try masterTarget(of: url)
-        let timeline = try await videoTimeline(master, request: request)
+        let (timeline, timelineFailed) = try await videoTimeline(master, request: request)
         switch url.resource {
         case .playlist:
             let body: [UInt8]
-            var fromFallback = false
+            // Made without the timeline a failed fetch withheld: provisional, like the empty fallback.
+            var fromFallback = timelineFailed
             switch track.mode {
             case .single:
                 var duration = timeline?.duration ?? 0
                 if duration <= 0 {
                     let cues = try await subtitleCues(set: set, track: track, master: master, request: request)
                     duration = Double(cues.document.largestEnd) / 1000
-                    fromFallback = cues.isFallback
+                    fromFallback = fromFallback || cues.isFallback
                 }
                 body = SubtitlePlaylistBuilder.single(duration: duration, uri: "0.vtt", playlistType: timeline?.playlistType ?? "VOD")
             case .segmented:
                 let (durations, fallback) = try await windows(for: track, set: set, master: master, timeline: timeline, request: request)
-                fromFallback = fallback
+                fromFallback = fromFallback || fallback
                 body = SubtitlePlaylistBuilder.segmented(durations: durations, uri: { "\($0).vtt" }, playlistType: timeline?.playlistType ?? "VOD")
             }
             return RouteResponse(route: .subtitlePlaylist, response: playlistResponse(body, cacheControl: subtitleCacheControl(fallback: fromFallback)))
@@ -48,7 +49,8 @@ extension ProxyHandler {
             }
             var headers = HTTPHeaders()
             headers["Content-Type"] = Self.webVTTContentType
-            headers["Cache-Control"] = subtitleCacheControl(fallback: cues.isFallback)
+            // A segment cut from fixed windows because the timeline's fetch failed is provisional too.
+            headers["Cache-Control"] = subtitleCacheControl(fallback: cues.isFallback || (track.mode == .segmented && timelineFailed))
             return RouteResponse(route: .subtitle, response: HTTPResponse(status: .ok, headers: headers, bytes: bytes))
         }
     }
@@ -81,20 +83,21 @@ extension ProxyHandler {
         return (durations, cues.isFallback)
     }
 
-    /// Segment durations and first segment of the master's first variant; nil when it cannot be had.
+    /// Segment durations and first segment of the master's first variant; nil when it cannot be had,
+    /// `failed` when an origin's error status or a failed fetch kept it from us (the next try may succeed).
     /// Throws only `OriginError.overloaded`: a shed fetch says nothing about the video.
-    func videoTimeline(_ master: OriginTarget, request: HTTPRequest) async throws -> VideoTimeline? {
+    func videoTimeline(_ master: OriginTarget, request: HTTPRequest) async throws -> (timeline: VideoTimeline?, failed: Bool) {
         let key = memoryCacheKey(master.url, target: master, request: request)
-        if let hit = caches.timelines.value(for: key) { return hit }
+        if let hit = caches.timelines.value(for: key) { return (hit, false) }
         do {
             let (fetchedMaster, _) = try await cachedPlaylist(master.url, kind: "master", for: master, request: request)
-            guard (200..<300).contains(fetchedMaster.status),
-                  let variant = VariantLocator.firstVariantURI(in: fetchedMaster.body),
+            guard (200..<300).contains(fetchedMaster.status) else { return (nil, true) }
+            guard let variant = VariantLocator.firstVariantURI(in: fetchedMaster.body),
                   let variantURL = URLReference.resolve(variant, against: fetchedMaster.finalURL),
                   mayFetchDerived(variantURL, master: master)
-            else { return nil }
+            else { return (nil, false) }
             let (fetchedMedia, _) = try await cachedPlaylist(variantURL, kind: "media", for: master, request: request)
-            guard (200..<300).contains(fetchedMedia.status) else { return nil }
+            guard (200..<300).contains(fetchedMedia.status) else { return (nil, true) }
             let media = try MediaPlaylist.parse(fetchedMedia.body)
             let first = media.segments.first
             let timeline = VideoTimeline(
@@ -104,12 +107,12 @@ extension ProxyHandler {
                 initSegmentURL: first?.mapURI.flatMap { URLReference.resolve($0, against: fetchedMedia.finalURL) }
             )
             caches.timelines.store(timeline, for: key, cost: 64 + 8 * timeline.durations.count, ttl: ConfigSeconds.duration(config.cache.subtitleTTL))
-            return timeline
+            return (timeline, false)
         } catch let shed as OriginError where shed.isShed {
             throw shed
         } catch {
             logger.log(.warn, "video timeline unavailable", [("master", master.proxyTarget), ("error", String(describing: error))])
-            return nil
+            return (nil, error is OriginError)
         }
     }
 }

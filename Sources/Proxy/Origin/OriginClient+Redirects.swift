@@ -43,6 +43,7 @@ extension OriginClient {
             guard request.allowRedirect(next.string) else { throw .redirectNotAllowed }
             switch await request.redirectAddresses(next.string) {
             case .refused: throw .redirectNotAllowed
+            case .shed(let limit): throw .overloaded(limit: limit)
             case .resolvedWhenConnecting: hop.addresses = nil
             case .vetted(let addresses): hop.addresses = addresses
             }

@@ -82,7 +82,12 @@ public final class OriginClient: Sendable {
         }
         let result = try outcome.get()
         for target in result.redirectTargets {
-            guard request.allowRedirect(target), await request.redirectAddresses(target) != .refused else { throw .redirectNotAllowed }
+            guard request.allowRedirect(target) else { throw .redirectNotAllowed }
+            switch await request.redirectAddresses(target) {
+            case .refused: throw .redirectNotAllowed
+            case .shed(let limit): throw .overloaded(limit: limit)
+            case .resolvedWhenConnecting, .vetted: break
+            }
         }
         return result.response
     }

@@ -40,6 +40,9 @@ public struct OriginRequest: Sendable {
         case vetted([IPAddress])
         /// Nowhere: the hop fails with `OriginError.redirectNotAllowed`.
         case refused
+        /// Not now: the address check found every exchange slot taken (`limit` of them); the hop
+        /// fails with `OriginError.overloaded`, load shedding rather than a refusal.
+        case shed(limit: Int)
     }
 
     /// Makes a request.
