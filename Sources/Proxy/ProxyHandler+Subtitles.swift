@@ -29,7 +29,7 @@ extension ProxyHandler {
                 fromFallback = fallback
                 body = SubtitlePlaylistBuilder.segmented(durations: durations, uri: { "\($0).vtt" }, playlistType: timeline?.playlistType ?? "VOD")
             }
-            return RouteResponse(route: .subtitlePlaylist, response: playlistResponse(body, cacheControl: subtitleCacheControl(fallback: fromFallback)))
+            return RouteResponse(route: .subtitlePlaylist, response: playlistResponse(TaggedBody(body), cacheControl: subtitleCacheControl(fallback: fromFallback)))
         case .segment(let index):
             // Held to the end of the request, so requests arriving meanwhile share this one document.
             let cues = try await subtitleCues(set: set, track: track, master: master, request: request)
@@ -46,10 +46,8 @@ extension ProxyHandler {
                 }
                 bytes = segment.serialized()
             }
-            var headers = HTTPHeaders()
-            headers["Content-Type"] = Self.webVTTContentType
-            headers["Cache-Control"] = subtitleCacheControl(fallback: cues.isFallback)
-            return RouteResponse(route: .subtitle, response: HTTPResponse(status: .ok, headers: headers, bytes: bytes))
+            let response = Self.taggedResponse(TaggedBody(bytes), contentType: Self.webVTTContentType, cacheControl: subtitleCacheControl(fallback: cues.isFallback))
+            return RouteResponse(route: .subtitle, response: response)
         }
     }
 
