@@ -57,6 +57,21 @@ import Testing
         }
     }
 
+    @Test func aRevalidationFromAnAllowedBrowserOriginKeepsVaryAndItsCORSFields() async throws {
+        let config = ProxyHarness.standardConfig.replacingOccurrences(
+            of: #""timeouts":"#, with: #""cors": { "allow_origins": ["https://player.example"] }, "timeouts":"#)
+        try await withProxy(config) { proxy in
+            for target in try await Self.synthesizedTargets(proxy) {
+                let origin = ("Origin", "https://player.example")
+                let tag = try #require(try await proxy.get(target, headers: [origin]).header("ETag"))
+                let revalidated = try await proxy.get(target, headers: [origin, ("If-None-Match", tag)])
+                #expect(revalidated.status == 304, "\(target)")
+                #expect(revalidated.header("Vary") == "Origin")
+                #expect(revalidated.header("Access-Control-Allow-Origin") == "https://player.example")
+            }
+        }
+    }
+
     @Test func anIfNoneMatchForOtherBytesGetsTheWholeBody() async throws {
         try await withProxy { proxy in
             for target in try await Self.synthesizedTargets(proxy) {
