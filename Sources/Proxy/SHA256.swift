@@ -6,9 +6,7 @@ enum SHA256 {
         var state: [UInt32] = [
             0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a, 0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19,
         ]
-        var message: [UInt8] = []
-        message.reserveCapacity(bytes.count + 72)
-        message.append(contentsOf: bytes)
+        var message = bytes
         let bitLength = UInt64(truncatingIfNeeded: bytes.count) &* 8
         message.append(0x80)
         while message.count % 64 != 56 { message.append(0) }
@@ -35,9 +33,7 @@ enum SHA256 {
                 let t2 = s0 &+ majority
                 (h, g, f, e, d, c, b, a) = (g, f, e, d &+ t1, c, b, a, t1 &+ t2)
             }
-            // Added in place: an array literal here would be allocated once per 64-byte block.
-            state[0] &+= a; state[1] &+= b; state[2] &+= c; state[3] &+= d
-            state[4] &+= e; state[5] &+= f; state[6] &+= g; state[7] &+= h
+            for (position, added) in [a, b, c, d, e, f, g, h].enumerated() { state[position] &+= added }
         }
         return state.flatMap { word in (0..<4).map { UInt8(truncatingIfNeeded: word >> UInt32(24 - 8 * $0)) } }
     }
