@@ -33,20 +33,20 @@ extension ProxyHandler {
         case .segment(let index):
             // Held to the end of the request, so requests arriving meanwhile share this one document.
             let cues = try await subtitleCues(set: set, track: track, master: master, request: request)
-            let bytes: [UInt8]
+            let file: TaggedBody
             switch track.mode {
             case .single:
                 guard index == 0 else { throw ProxyError.notFound("a single-file subtitle track has only segment 0") }
-                bytes = cues.document.serialized()
+                file = cues.wholeFile()
             case .segmented:
                 let (durations, _) = try await windows(for: track, set: set, master: master, timeline: timeline, request: request)
                 // Only the window asked for is cut out: the whole split would copy every cue per request.
-                guard let segment = cues.document.segment(index, boundaries: SubtitlePlaylistBuilder.boundaries(durations: durations)) else {
+                guard let segment = cues.segmentFile(index, boundaries: SubtitlePlaylistBuilder.boundaries(durations: durations)) else {
                     throw ProxyError.notFound("no subtitle segment \(index)")
                 }
-                bytes = segment.serialized()
+                file = segment
             }
-            let response = Self.taggedResponse(TaggedBody(bytes), contentType: Self.webVTTContentType, cacheControl: subtitleCacheControl(fallback: cues.isFallback))
+            let response = Self.taggedResponse(file, contentType: Self.webVTTContentType, cacheControl: subtitleCacheControl(fallback: cues.isFallback))
             return RouteResponse(route: .subtitle, response: response)
         }
     }

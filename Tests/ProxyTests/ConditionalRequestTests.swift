@@ -1,4 +1,5 @@
 import Foundation
+import HLS
 import Testing
 @testable import Proxy
 
@@ -158,6 +159,26 @@ import Testing
             let response = try await proxy.get("/proxied/vod-ts/v0/index.m3u8", headers: [("If-None-Match", "*")])
             #expect(response.status == 200)
         }
+    }
+
+    // MARK: - Files kept with their document
+
+    @Test func aSubtitleFileIsMadeOncePerDocumentAndAgainWhenTheTimelineMovesItsBoundaries() {
+        let document = WebVTTDocument(cues: [
+            WebVTTCue(start: 500, end: 2_500, payload: ["one"]), WebVTTCue(start: 4_500, end: 5_500, payload: ["two"]),
+        ])
+        let cues = SubtitleTrackCues(document: document, isFallback: false)
+        let whole = cues.wholeFile()
+        #expect(whole.bytes == document.serialized())
+        #expect(whole.etag == EntityTag.make(for: whole.bytes))
+        #expect(cues.wholeFile().etag == whole.etag)
+        let first = cues.segmentFile(0, boundaries: [0, 4_000, 8_000])
+        #expect(first?.bytes == document.segment(0, boundaries: [0, 4_000, 8_000])?.serialized())
+        // Another timeline cuts segment 0 elsewhere: the kept file is not served for it.
+        let moved = cues.segmentFile(0, boundaries: [0, 6_000])
+        #expect(moved?.bytes == document.segment(0, boundaries: [0, 6_000])?.serialized())
+        #expect(moved?.etag != first?.etag)
+        #expect(cues.segmentFile(5, boundaries: [0, 4_000, 8_000]) == nil)
     }
 
     // MARK: - The If-None-Match reader
