@@ -9,6 +9,18 @@ struct FetchedBody: Sendable {
     var contentType: String?
 }
 
+/// A body the proxy made, with its strong ETag computed once when it was made (`EntityTag.make`), so
+/// a cached body is answered, and revalidated, without hashing it again.
+struct TaggedBody: Sendable {
+    var bytes: [UInt8]
+    var etag: String
+
+    init(_ bytes: [UInt8]) {
+        self.bytes = bytes
+        self.etag = EntityTag.make(for: bytes)
+    }
+}
+
 /// What the first variant's media playlist says about the video.
 struct VideoTimeline: Sendable {
     /// Segment durations in seconds, in order.
@@ -28,8 +40,8 @@ struct VideoTimeline: Sendable {
 struct ProxyCaches: Sendable {
     /// Origin playlist bodies (masters and media playlists), short TTL.
     let playlists: MemoryCache<FetchedBody>
-    /// Rewritten masters, ready to send.
-    let rewritten: MemoryCache<[UInt8]>
+    /// Rewritten masters with their ETags, ready to send.
+    let rewritten: MemoryCache<TaggedBody>
     /// Subtitle documents after conversion, offset and timestamp mapping.
     let subtitles: MemoryCache<SubtitleTrackCues>
     /// Subtitle loads in flight or in use, so one source is parsed once for all its requests.

@@ -14,9 +14,9 @@ extension ProxyHandler {
         let body = MasterRelocation(router: router, mounts: config.mounts)
             .relocate(fetched.body, requestedURL: target.url, finalURL: fetched.finalURL)
         do {
-            let bytes = try set.rewrite(body, masterTarget: target.proxyTarget)
-            caches.rewritten.store(bytes, for: key, cost: bytes.count + 128, ttl: ConfigSeconds.duration(config.cache.masterTTL))
-            return RouteResponse(route: .master, response: playlistResponse(bytes, cacheControl: masterCacheControl), originMilliseconds: originMilliseconds)
+            let rewritten = TaggedBody(try set.rewrite(body, masterTarget: target.proxyTarget))
+            caches.rewritten.store(rewritten, for: key, cost: rewritten.bytes.count + 128, ttl: ConfigSeconds.duration(config.cache.masterTTL))
+            return RouteResponse(route: .master, response: playlistResponse(rewritten, cacheControl: masterCacheControl), originMilliseconds: originMilliseconds)
         } catch {
             // Not a master (a variant's media playlist, or not a playlist at all): hand it on untouched.
             var headers = HTTPHeaders()
@@ -30,8 +30,8 @@ extension ProxyHandler {
     /// The rewritten master from the cache, if it is there and live.
     func cachedMaster(_ target: OriginTarget, set: SubtitleSet, request: HTTPRequest, countingMiss: Bool = true) -> RouteResponse? {
         let key = rewrittenKey(target, set: set, request: request)
-        guard let bytes = caches.rewritten.value(for: key, countingMiss: countingMiss) else { return nil }
-        return RouteResponse(route: .master, response: playlistResponse(bytes, cacheControl: masterCacheControl))
+        guard let cached = caches.rewritten.value(for: key, countingMiss: countingMiss) else { return nil }
+        return RouteResponse(route: .master, response: playlistResponse(cached, cacheControl: masterCacheControl))
     }
 
     /// The rewritten master's URIs are written in the form the player used (`proxyTarget`), so two
@@ -40,11 +40,19 @@ extension ProxyHandler {
         memoryCacheKey(target.url, target: target, request: request, qualifiers: [set.name, target.proxyTarget])
     }
 
-    func playlistResponse(_ bytes: [UInt8], cacheControl: String) -> HTTPResponse {
-        var headers = HTTPHeaders(reservingCapacity: Self.fieldCapacity)
-        headers.add("Content-Type", Self.playlistContentType)
+    /// A synthesized playlist (rewritten master or subtitle playlist) with its strong ETag.
+    func playlistResponse(_ body: TaggedBody, cacheControl: String) -> HTTPResponse {
+        Self.taggedResponse(body, contentType: Self.playlistContentType, cacheControl: cacheControl)
+    }
+
+    /// A 200 for a body the proxy made: its type, Cache-Control and ETag (which `finish` answers
+    /// If-None-Match and If-Range against).
+    static func taggedResponse(_ body: TaggedBody, contentType: String, cacheControl: String) -> HTTPResponse {
+        var headers = HTTPHeaders(reservingCapacity: fieldCapacity)
+        headers.add("Content-Type", contentType)
         headers.add("Cache-Control", cacheControl)
-        return HTTPResponse(status: .ok, headers: headers, bytes: bytes)
+        headers.add("ETag", body.etag)
+        return HTTPResponse(status: .ok, headers: headers, bytes: body.bytes)
     }
 
     /// Content-Type by file extension, for file mounts and pass-through without an origin type.

@@ -19,7 +19,8 @@ extension ProxyHandler {
             if let hit = caches.subtitles.value(for: key, countingMiss: false) { return hit }
             let cues = try await loadTrack(set: set, track: track, master: master, request: request)
             let ttl = cues.isFallback ? min(config.cache.fallbackTTL, config.cache.subtitleTTL) : config.cache.subtitleTTL
-            let cost = 256 + cues.document.cues.reduce(0) { $0 + 48 + $1.payload.reduce(0) { $0 + $1.utf8.count } }
+            // Twice the cues' size: the WebVTT files made from them are kept with them (about as large).
+            let cost = 2 * (256 + cues.document.cues.reduce(0) { $0 + 48 + $1.payload.reduce(0) { $0 + $1.utf8.count } })
             caches.subtitles.store(cues, for: key, cost: cost, ttl: ConfigSeconds.duration(ttl))
             return cues
         }

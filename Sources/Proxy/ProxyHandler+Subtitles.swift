@@ -30,28 +30,27 @@ extension ProxyHandler {
                 fromFallback = fromFallback || fallback
                 body = SubtitlePlaylistBuilder.segmented(durations: durations, uri: { "\($0).vtt" }, playlistType: timeline?.playlistType ?? "VOD")
             }
-            return RouteResponse(route: .subtitlePlaylist, response: playlistResponse(body, cacheControl: subtitleCacheControl(fallback: fromFallback)))
+            return RouteResponse(route: .subtitlePlaylist, response: playlistResponse(TaggedBody(body), cacheControl: subtitleCacheControl(fallback: fromFallback)))
         case .segment(let index):
             // Held to the end of the request, so requests arriving meanwhile share this one document.
             let cues = try await subtitleCues(set: set, track: track, master: master, request: request)
-            let bytes: [UInt8]
+            let file: TaggedBody
             switch track.mode {
             case .single:
                 guard index == 0 else { throw ProxyError.notFound("a single-file subtitle track has only segment 0") }
-                bytes = cues.document.serialized()
+                file = cues.wholeFile()
             case .segmented:
                 let (durations, _) = try await windows(for: track, set: set, master: master, timeline: timeline, request: request)
                 // Only the window asked for is cut out: the whole split would copy every cue per request.
-                guard let segment = cues.document.segment(index, boundaries: SubtitlePlaylistBuilder.boundaries(durations: durations)) else {
+                guard let segment = cues.segmentFile(index, boundaries: SubtitlePlaylistBuilder.boundaries(durations: durations)) else {
                     throw ProxyError.notFound("no subtitle segment \(index)")
                 }
-                bytes = segment.serialized()
+                file = segment
             }
-            var headers = HTTPHeaders()
-            headers["Content-Type"] = Self.webVTTContentType
             // A segment cut from fixed windows because the timeline's fetch failed is provisional too.
-            headers["Cache-Control"] = subtitleCacheControl(fallback: cues.isFallback || (track.mode == .segmented && timelineFailed))
-            return RouteResponse(route: .subtitle, response: HTTPResponse(status: .ok, headers: headers, bytes: bytes))
+            let provisional = cues.isFallback || (track.mode == .segmented && timelineFailed)
+            let response = Self.taggedResponse(file, contentType: Self.webVTTContentType, cacheControl: subtitleCacheControl(fallback: provisional))
+            return RouteResponse(route: .subtitle, response: response)
         }
     }
 

@@ -111,10 +111,12 @@ public final class ProxyHandler: Sendable {
         }
     }
 
-    /// Range, route header, CORS, metrics and the access log: the same for every response.
+    /// If-None-Match (synthesized bodies), Range, route header, CORS, metrics and the access log: the same for every response.
     /// Takes the outcome whole (`consuming`), so its header list is still uniquely owned and the fields
     /// added here go in place rather than into a copy.
     private func finish(_ outcome: consuming RouteResponse, request: HTTPRequest, started: MonotonicTime?) -> HTTPResponse {
+        // Only bodies the proxy made carry its ETag; pass-through answers with the origin's validators.
+        if outcome.route.isSynthesized { EntityTag.applyIfNoneMatch(to: &outcome.response, request: request) }
         ByteRangeRequest.apply(to: &outcome.response, request: request)
         // Set here and nowhere else, so appended rather than searched for and replaced.
         outcome.response.headers.append(contentsOf: routeFields[outcome.route.index])

@@ -39,6 +39,10 @@ enum ProxyRoute: String, CaseIterable, Sendable {
         }
     }
 
+    /// Routes whose bodies the proxy makes (rewritten masters, subtitle playlists and files): they carry
+    /// its strong ETag and are answered 304 on a matching If-None-Match.
+    var isSynthesized: Bool { self == .master || self == .subtitlePlaylist || self == .subtitle }
+
     /// The name as a JSON string, `"redirect"`, for access lines: made at compile time, so the line
     /// copies it without scanning it for escapes.
     var quotedName: StaticString {
