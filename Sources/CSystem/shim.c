@@ -32,6 +32,16 @@ int csystem_install_shutdown_signals(void) {
     return 0;
 }
 
+int csystem_install_reload_signal(void) {
+    if (shutdown_pipe[0] < 0 && pipe2(shutdown_pipe, O_CLOEXEC) != 0) return -1;
+    struct sigaction action;
+    memset(&action, 0, sizeof action);
+    action.sa_handler = csystem_on_shutdown_signal;
+    sigemptyset(&action.sa_mask);
+    action.sa_flags = SA_RESTART;
+    return sigaction(SIGHUP, &action, NULL);
+}
+
 int csystem_wait_shutdown_signal(void) {
     unsigned char byte = 0;
     for (;;) {
