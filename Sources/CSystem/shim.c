@@ -20,8 +20,18 @@ static void csystem_on_shutdown_signal(int number) {
     errno = saved;
 }
 
+// The pipe the handlers write to. Its writing end does not block: a handler that met a full pipe
+// (thousands of signals no one read) would otherwise hang whichever thread it interrupted.
+static int csystem_open_signal_pipe(void) {
+    if (shutdown_pipe[0] >= 0) return 0;
+    if (pipe2(shutdown_pipe, O_CLOEXEC) != 0) return -1;
+    int flags = fcntl(shutdown_pipe[1], F_GETFL);
+    if (flags < 0 || fcntl(shutdown_pipe[1], F_SETFL, flags | O_NONBLOCK) != 0) return -1;
+    return 0;
+}
+
 int csystem_install_shutdown_signals(void) {
-    if (shutdown_pipe[0] < 0 && pipe2(shutdown_pipe, O_CLOEXEC) != 0) return -1;
+    if (csystem_open_signal_pipe() != 0) return -1;
     struct sigaction action;
     memset(&action, 0, sizeof action);
     action.sa_handler = csystem_on_shutdown_signal;
@@ -33,7 +43,7 @@ int csystem_install_shutdown_signals(void) {
 }
 
 int csystem_install_reload_signal(void) {
-    if (shutdown_pipe[0] < 0 && pipe2(shutdown_pipe, O_CLOEXEC) != 0) return -1;
+    if (csystem_open_signal_pipe() != 0) return -1;
     struct sigaction action;
     memset(&action, 0, sizeof action);
     action.sa_handler = csystem_on_shutdown_signal;
