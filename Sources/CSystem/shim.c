@@ -22,8 +22,18 @@ static void csystem_on_shutdown_signal(int number) {
     errno = saved;
 }
 
+// The pipe the handlers write to. Its writing end does not block: a handler that met a full pipe
+// (thousands of signals no one read) would otherwise hang whichever thread it interrupted.
+static int csystem_open_signal_pipe(void) {
+    if (shutdown_pipe[0] >= 0) return 0;
+    if (pipe2(shutdown_pipe, O_CLOEXEC) != 0) return -1;
+    int flags = fcntl(shutdown_pipe[1], F_GETFL);
+    if (flags < 0 || fcntl(shutdown_pipe[1], F_SETFL, flags | O_NONBLOCK) != 0) return -1;
+    return 0;
+}
+
 int csystem_install_shutdown_signals(void) {
-    if (shutdown_pipe[0] < 0 && pipe2(shutdown_pipe, O_CLOEXEC) != 0) return -1;
+    if (csystem_open_signal_pipe() != 0) return -1;
     struct sigaction action;
     memset(&action, 0, sizeof action);
     action.sa_handler = csystem_on_shutdown_signal;
@@ -32,6 +42,16 @@ int csystem_install_shutdown_signals(void) {
     if (sigaction(SIGTERM, &action, NULL) != 0) return -1;
     if (sigaction(SIGINT, &action, NULL) != 0) return -1;
     return 0;
+}
+
+int csystem_install_reload_signal(void) {
+    if (csystem_open_signal_pipe() != 0) return -1;
+    struct sigaction action;
+    memset(&action, 0, sizeof action);
+    action.sa_handler = csystem_on_shutdown_signal;
+    sigemptyset(&action.sa_mask);
+    action.sa_flags = SA_RESTART;
+    return sigaction(SIGHUP, &action, NULL);
 }
 
 int csystem_wait_shutdown_signal(void) {

@@ -168,6 +168,14 @@ public struct CommandLineOptions: Equatable, Sendable {
           HLS_PROXY_ACCESS_LOG   on or off: the access log
           ${VAR} in any config string is read from the environment; an unset variable is an error.
 
+        Signals:
+          SIGTERM, SIGINT        stop accepting, let in-flight requests finish, exit 0
+          SIGHUP                 read the config file again, flags and environment over it; a valid one
+                                 serves new requests, an invalid one is refused (problems logged) and the
+                                 running one stays; listen, threads, timeouts other than shutdown_seconds,
+                                 max_connections, max_origin_exchanges, origin_ca_file, the disk cache,
+                                 log_level and access_log need a restart (kept, with a warning)
+
         Example:
           hls-subtitle-proxy --config config.example.json --port 8080
           curl -i http://127.0.0.1:8080/sample/master.m3u8

@@ -31,13 +31,28 @@ public final class ProxyHandler: Sendable {
     let resolver: HostResolver
 
     /// Makes a handler for a validated config.
-    public init(
+    public convenience init(
         config: ProxyConfig,
         origin: OriginClient,
         logger: ProxyLogger,
         metrics: ProxyMetrics = ProxyMetrics(),
         resolver: HostResolver = .system,
         serverState: @escaping @Sendable () -> (openConnections: Int, accepting: Bool) = { (0, true) }
+    ) {
+        self.init(config: config, origin: origin, logger: logger, metrics: metrics, resolver: resolver,
+                  diskCache: Self.makeDiskCache(config.cache, logger: logger), serverState: serverState)
+    }
+
+    /// Makes a handler that shares a disk cache already open (a reload keeps it: its keys include the
+    /// mount's identity, so a changed mount cannot hit another's objects) and starts with empty memory caches.
+    init(
+        config: ProxyConfig,
+        origin: OriginClient,
+        logger: ProxyLogger,
+        metrics: ProxyMetrics,
+        resolver: HostResolver,
+        diskCache: DiskCache?,
+        serverState: @escaping @Sendable () -> (openConnections: Int, accepting: Bool)
     ) {
         self.resolver = resolver
         self.config = config
@@ -46,7 +61,7 @@ public final class ProxyHandler: Sendable {
         self.logger = logger
         self.metrics = metrics
         self.caches = ProxyCaches(budget: config.cache.maxBytes)
-        self.diskCache = Self.makeDiskCache(config.cache, logger: logger)
+        self.diskCache = diskCache
         self.mountDirectories = MountDirectories(config.mounts)
         let cors = CORSPolicy(allowOrigins: config.cors.allowOrigins)
         self.cors = cors

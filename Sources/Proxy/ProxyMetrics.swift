@@ -26,6 +26,9 @@ public final class ProxyMetrics: Sendable {
     private let state = Mutex(State())
     /// Requests by route and status class: `route.index * 6 + class` (class 0 for codes under 100).
     private let requests = (0..<(ProxyRoute.allCases.count * 6)).map { _ in Counter() }
+    /// Configuration reloads (SIGHUP) applied and refused.
+    private let reloadsApplied = Counter()
+    private let reloadsRefused = Counter()
 
     /// The statuses the HTTP server refuses requests with, each counted apart under `route="rejected"`
     /// (which of them it was is the news: 408 is a slow client, 431 a huge header, 503 the connection cap).
@@ -43,6 +46,11 @@ public final class ProxyMetrics: Sendable {
         }
         let statusClass = min(max(status / 100, 0), 5)
         requests[route.index &* 6 &+ statusClass].value.add(1, ordering: .relaxed)
+    }
+
+    /// Counts one configuration reload, applied or refused.
+    func recordConfigReload(applied: Bool) {
+        (applied ? reloadsApplied : reloadsRefused).value.add(1, ordering: .relaxed)
     }
 
     /// Records how long one origin fetch took.
@@ -128,6 +136,10 @@ public final class ProxyMetrics: Sendable {
         out += "# HELP hls_proxy_subtitle_cues_capped_total Subtitle sources cut to limits.max_subtitle_cues (the first cues served).\n"
         out += "# TYPE hls_proxy_subtitle_cues_capped_total counter\n"
         out += "hls_proxy_subtitle_cues_capped_total \(snapshot.subtitleCuesCapped)\n"
+        out += "# HELP hls_proxy_config_reloads_total Configuration reloads (SIGHUP), by result.\n"
+        out += "# TYPE hls_proxy_config_reloads_total counter\n"
+        out += "hls_proxy_config_reloads_total{result=\"ok\"} \(reloadsApplied.value.load(ordering: .relaxed))\n"
+        out += "hls_proxy_config_reloads_total{result=\"failed\"} \(reloadsRefused.value.load(ordering: .relaxed))\n"
         if let originExchanges { out += Self.render(originExchanges) }
         if let disk { out += Self.render(disk) }
         return out

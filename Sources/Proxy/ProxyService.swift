@@ -2,20 +2,30 @@ import HTTPServer
 import Synchronization
 
 /// The running proxy: an HTTP server whose handler is a `ProxyHandler` built from a config.
+///
+/// The handler is held in one swappable slot: each request takes it once, so a reload (`reload(file:loading:)`)
+/// swaps in a new handler for the requests that start after it while those already started finish on the old one.
 public final class ProxyService: Sendable {
-    /// The config it runs with.
-    public let config: ProxyConfig
-    /// The request handler (also usable without a server, for tests).
-    public let handler: ProxyHandler
-    /// The metrics shared by the handler and `/metrics`.
+    /// The config the current handler runs with.
+    public var config: ProxyConfig { handler.config }
+    /// The current request handler (also usable without a server, for tests).
+    public var handler: ProxyHandler { current.handler }
+    /// The metrics shared by every handler and `/metrics`; they survive reloads.
     public let metrics: ProxyMetrics
     private let server: HTTPServer
-    private let logger: ProxyLogger
+    let logger: ProxyLogger
+    let current: CurrentHandler
+    /// The parts that outlive a reload, handed to each new handler.
+    let origin: OriginClient
+    let resolver: HostResolver
+    let serverState: @Sendable () -> (openConnections: Int, accepting: Bool)
+    /// Reloads one at a time (each compares against the config the one before it installed).
+    let reloading = Mutex(())
 
     /// Builds the service; nothing listens until `start()`. `resolver` answers the SSRF address check's lookups.
     public init(config: ProxyConfig, logger: ProxyLogger, resolver: HostResolver = .system) {
-        self.config = config
         self.logger = logger
+        self.resolver = resolver
         let metrics = ProxyMetrics()
         self.metrics = metrics
         var originConfiguration = OriginClient.Configuration()
@@ -24,12 +34,16 @@ public final class ProxyService: Sendable {
         originConfiguration.caFile = config.originCAFile
         originConfiguration.maxExchanges = config.limits.effectiveMaxOriginExchanges
         let origin = OriginClient(configuration: originConfiguration)
+        self.origin = origin
         let serverBox = Mutex<HTTPServer?>(nil)
-        let handler = ProxyHandler(config: config, origin: origin, logger: logger, metrics: metrics, resolver: resolver) {
+        let serverState: @Sendable () -> (openConnections: Int, accepting: Bool) = {
             guard let server = serverBox.withLock({ $0 }) else { return (0, false) }
             return (server.openConnections, server.isAcceptingConnections)
         }
-        self.handler = handler
+        self.serverState = serverState
+        let current = CurrentHandler(ProxyHandler(config: config, origin: origin, logger: logger, metrics: metrics,
+                                                  resolver: resolver, serverState: serverState))
+        self.current = current
         var serverConfiguration = HTTPServerConfiguration()
         serverConfiguration.host = config.listen.host
         serverConfiguration.port = config.listen.port
@@ -38,11 +52,12 @@ public final class ProxyService: Sendable {
         serverConfiguration.idleTimeout = ConfigSeconds.duration(config.timeouts.idle)
         serverConfiguration.maxConnections = config.limits.maxConnections
         // Health, redirects, errors and cached masters are answered on the loop thread with no task hop.
+        // Each request reads the slot once and runs to its end on the handler it got.
         let server = HTTPServer(
             configuration: serverConfiguration,
-            handler: { request in await handler.handle(request) },
-            immediateHandler: { request in handler.handleImmediately(request) },
-            rejectionHandler: { rejection in handler.handleRejection(rejection) }
+            handler: { request in await current.handler.handle(request) },
+            immediateHandler: { request in current.handler.handleImmediately(request) },
+            rejectionHandler: { rejection in current.handler.handleRejection(rejection) }
         )
         serverBox.withLock { $0 = server }
         self.server = server
@@ -71,6 +86,7 @@ public final class ProxyService: Sendable {
 
     /// The startup summary lines: mounts, and the master URL pattern of each subtitle set.
     public var startupSummary: [String] {
+        let config = self.config
         var lines: [String] = []
         let base = "http://\(address)"
         for mount in config.mounts {
@@ -92,5 +108,22 @@ public final class ProxyService: Sendable {
             lines.append("subtitles \"\(set.name)\" (\(set.tracks.map(\.id).joined(separator: ", "))): \(masters.joined(separator: ", "))")
         }
         return lines
+    }
+}
+
+/// The handler requests are given to, swapped whole by a reload.
+final class CurrentHandler: Sendable {
+    private let slot: Mutex<ProxyHandler>
+
+    init(_ handler: ProxyHandler) {
+        slot = Mutex(handler)
+    }
+
+    /// The handler in force now; a request keeps the one it got even if a reload swaps it meanwhile.
+    var handler: ProxyHandler { slot.withLock { $0 } }
+
+    /// Installs `handler` for the requests that start from now on.
+    func replace(with handler: ProxyHandler) {
+        slot.withLock { $0 = handler }
     }
 }

@@ -26,17 +26,23 @@ do {
 /// The config file as messages name it: an absolute path, as nginx names the file it loaded.
 let configFile = options.configPath.map { URL(fileURLWithPath: $0).standardizedFileURL.path }
 
-/// The config file with the flags and environment applied over it, and where the listen address came from.
+/// The config file with the flags and environment applied over it, and where the listen address came
+/// from. Start-up and each reload (SIGHUP) read it the same way.
+func readConfig() throws(ConfigError) -> (ProxyConfig, ListenSources) {
+    var config: ProxyConfig
+    if let path = options.configPath {
+        config = try ProxyConfig.load(contentsOf: path, environment: environment)
+    } else {
+        config = try ProxyConfig.decode(Array("{}".utf8), environment: environment)
+    }
+    let sources = ListenSources(applying: options, to: &config)
+    return (config, sources)
+}
+
+/// `readConfig()`, or the problems printed and the process ended.
 func loadConfig() -> (ProxyConfig, ListenSources) {
     do {
-        var config: ProxyConfig
-        if let path = options.configPath {
-            config = try ProxyConfig.load(contentsOf: path, environment: environment)
-        } else {
-            config = try ProxyConfig.decode(Array("{}".utf8), environment: environment)
-        }
-        let sources = ListenSources(applying: options, to: &config)
-        return (config, sources)
+        return try readConfig()
     } catch {
         let where_ = configFile.map { " in \($0)" } ?? ""
         if options.action == .checkConfig {
@@ -110,11 +116,26 @@ case .serve:
     for warning in service.startupWarnings { logger.log(.warn, warning) }
     do {
         try ShutdownSignals.install()
+        try ShutdownSignals.installReload()
     } catch {
         fail("cannot handle signals: \(error)", status: 1)
     }
     let waiter = Thread {
-        guard let number = ShutdownSignals.wait() else { return }
+        // SIGHUP reloads on this thread, one at a time, and the wait goes on; SIGTERM or SIGINT drains.
+        var stopping: Int32?
+        while stopping == nil {
+            guard let number = ShutdownSignals.wait() else { return }
+            guard number == ShutdownSignals.reload else {
+                stopping = number
+                break
+            }
+            guard let configFile else {
+                logger.log(.warn, "SIGHUP: no configuration file given (--config PATH or HLS_PROXY_CONFIG): nothing to reload")
+                continue
+            }
+            service.reload(file: configFile) { () throws(ConfigError) -> ProxyConfig in try readConfig().0 }
+        }
+        guard let number = stopping else { return }
         logger.log(.info, "signal \(number): draining")
         Task.detached {
             await service.stop()

@@ -12,7 +12,7 @@ import Testing
         #expect(result.status == 0)
         for word in ["--config", "--host", "--port", "--log-level", "--check-config", "--version", "--help", "rewrite",
                      "HLS_PROXY_CONFIG", "HLS_PROXY_HOST", "HLS_PROXY_PORT", "PORT", "HLS_PROXY_LOG_LEVEL", "--access-log",
-                     "HLS_PROXY_ACCESS_LOG", "Example"] {
+                     "HLS_PROXY_ACCESS_LOG", "Example", "SIGTERM", "SIGHUP"] {
             #expect(result.out.contains(word), "--help does not mention \(word)")
         }
     }

@@ -11,6 +11,9 @@ int csystem_accept4(int fd, struct sockaddr *addr, socklen_t *len, int flags);
 /// async-signal-safe), whichever thread the kernel picks. Returns 0, or -1 with errno set.
 int csystem_install_shutdown_signals(void);
 
+/// Installs a handler that writes SIGHUP's number to the same pipe, so the waiter sees reloads too.
+int csystem_install_reload_signal(void);
+
 /// Blocks until a shutdown signal arrives and returns its number, or -1 if the pipe failed.
 int csystem_wait_shutdown_signal(void);
 

@@ -47,6 +47,9 @@ final class RunningProcess: @unchecked Sendable {
     /// SIGINT.
     func interrupt() { child.send(SIGINT) }
 
+    /// SIGHUP.
+    func hangUp() { child.send(SIGHUP) }
+
     var standardOutput: String { String(decoding: stdout.withLock { $0 }, as: UTF8.self) }
     var standardError: String { String(decoding: stderr.withLock { $0 }, as: UTF8.self) }
 
