@@ -65,6 +65,24 @@ import Testing
         }
     }
 
+    @Test func debugLogsEachDiskCacheMissFillAndHit() async throws {
+        let directory = try DiskCacheHarness.makeDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let config = """
+            { "mounts": { "proxied": { "origin": "ORIGIN", "segments": "proxy" } },
+              "cache": { "disk_directory": "\(directory)" } }
+            """
+        try await withProxy(config) { proxy in
+            let first = try await proxy.get("/proxied/vod-ts/v0/seg000.ts")
+            let second = try await proxy.get("/proxied/vod-ts/v0/seg000.ts")
+            #expect(first.status == 200 && second.status == 200)
+            let disk = Self.debugLines(proxy, "disk cache").filter { $0.contains("seg000.ts") }
+            #expect(disk.contains { $0.contains("\"cache\":\"disk miss\"") }, "\(disk)")
+            #expect(disk.contains { $0.contains("\"cache\":\"disk fill\"") && $0.contains("\"bytes\":\"") })
+            #expect(disk.contains { $0.contains("\"cache\":\"disk hit\"") })
+        }
+    }
+
     @Test func atInfoNoDebugLineIsWritten() async throws {
         try await withProxy(level: .info) { proxy in
             try await Self.exercise(proxy)
