@@ -144,7 +144,8 @@ public struct CommandLineOptions: Equatable, Sendable {
           -p, --port N           listen port, 0 picks a free one (default from config, else 8080)
               --threads N        event loop threads, 1-64, each accepting on the port (default from
                                  config, else 1; one per core the proxy may use is the most that helps)
-              --log-level L      diagnostics on stderr: debug, info, warn or error (default info)
+              --log-level L      diagnostics on stderr: debug, info, warn or error (default info);
+                                 debug adds origin fetches, cache and classification decisions
               --access-log on|off  one JSON line per request on stdout (default on, or the config's access_log)
               --check-config     validate the config file, print every problem by field path, exit 0
                                  or 1 (1 too when no config file is given); a valid one also prints

@@ -15,6 +15,7 @@ extension ProxyHandler {
             .relocate(fetched.body, requestedURL: target.url, finalURL: fetched.finalURL)
         do {
             let rewritten = TaggedBody(try set.rewrite(body, masterTarget: target.proxyTarget))
+            logger.debug("classified body", [("path", target.proxyPath), ("set", set.name), ("body", "master"), ("action", "subtitles added")])
             caches.rewritten.store(rewritten, for: key, cost: rewritten.bytes.count + 128, ttl: ConfigSeconds.duration(config.cache.masterTTL))
             return RouteResponse(route: .master, response: playlistResponse(rewritten, cacheControl: masterCacheControl), originMilliseconds: originMilliseconds)
         } catch {
@@ -23,8 +24,24 @@ extension ProxyHandler {
             headers["Content-Type"] = fetched.contentType ?? Self.contentType(forPath: target.proxyPath)
             headers["Cache-Control"] = masterCacheControl
             let route: ProxyRoute = (try? Playlist.parse(fetched.body)) == nil ? .passthrough : .playlist
+            logger.debug("classified body", [
+                ("path", target.proxyPath), ("set", set.name),
+                ("body", route == .playlist ? "media playlist" : "not a playlist"), ("action", "passed through"),
+            ])
             return RouteResponse(route: route, response: HTTPResponse(status: .ok, headers: headers, bytes: body), originMilliseconds: originMilliseconds)
         }
+    }
+
+    /// Debug: which subtitle set's `masters` pattern claimed the path.
+    func logMasterClaim(_ target: OriginTarget, set: SubtitleSet) {
+        let pattern = set.masters.first { $0.matches(target.proxyPath) }?.pattern ?? ""
+        logger.debug("classified path", [("path", target.proxyPath), ("decision", "master candidate"), ("set", set.name), ("pattern", pattern)])
+    }
+
+    /// Debug: a path no subtitle set claims, and where it goes instead.
+    func logNotClaimed(_ target: OriginTarget) {
+        let decision = target.filePath != nil ? "file" : (target.segmentMode == .redirect ? "redirect" : "pass-through")
+        logger.debug("classified path", [("path", target.proxyPath), ("decision", decision), ("reason", "no subtitle set's masters pattern matches")])
     }
 
     /// The rewritten master from the cache, if it is there and live.

@@ -48,10 +48,38 @@ extension ProxyHandler {
         }
         let started = ContinuousClock.now
         defer { metrics.recordOriginFetch(kind: kind, seconds: Self.milliseconds(started.duration(to: .now)) / 1000) }
-        let response = try await origin.fetch(originRequest)
+        let response: OriginResponse
+        do {
+            response = try await origin.fetch(originRequest)
+        } catch {
+            logOriginFailure(url, kind: kind, started: started, error: error)
+            throw error
+        }
         let elapsed = Self.milliseconds(started.duration(to: .now))
         let fetched = FetchedBody(status: response.status, body: response.body, finalURL: response.finalURL, contentType: response.headers["Content-Type"])
+        logger.debug("origin fetch", [
+            ("url", ProxyLogger.redactedURL(url)), ("kind", kind), ("status", String(response.status)),
+            ("ms", Self.debugMilliseconds(elapsed)), ("bytes", String(response.body.count)),
+        ])
         return (fetched, elapsed)
+    }
+
+    /// A debug line for an origin fetch that got no answer: the URL redacted, and the status the
+    /// failure becomes (its text may quote origin details, so only the status is logged).
+    func logOriginFailure(_ url: String, kind: String, started: ContinuousClock.Instant, error: any Error) {
+        guard logger.isEnabled(.debug) else { return }
+        let status = (error as? any HTTPStatusError)?.status.code ?? 502
+        logger.debug("origin fetch failed", [
+            ("url", ProxyLogger.redactedURL(url)), ("kind", kind), ("status", String(status)),
+            ("ms", Self.debugMilliseconds(Self.milliseconds(started.duration(to: .now)))),
+        ])
+    }
+
+    /// Milliseconds with three decimals, as the access log writes them.
+    static func debugMilliseconds(_ value: Double) -> String {
+        var out = ""
+        JSONValue.appendMilliseconds(value, to: &out)
+        return out
     }
 
     /// Every redirect hop to a host that is not a mount origin is vetted by address (an origin is not
@@ -92,10 +120,19 @@ extension ProxyHandler {
     /// only successful answers are cached, under a key that names that form.
     func cachedPlaylist(_ url: String, kind: String, for target: OriginTarget, request: HTTPRequest) async throws -> (FetchedBody, Double) {
         let key = memoryCacheKey(url, target: target, request: request)
-        if let hit = caches.playlists.value(for: key) { return (hit, 0) }
+        if let hit = caches.playlists.value(for: key) {
+            logger.debug("playlist cache", [("url", ProxyLogger.redactedURL(url)), ("kind", kind), ("cache", "memory hit")])
+            return (hit, 0)
+        }
         let (fetched, elapsed) = try await fetch(url, kind: kind, maxBytes: config.limits.maxPlaylistBytes, mount: target.mount, request: request)
         if (200..<300).contains(fetched.status) {
             caches.playlists.store(fetched, for: key, cost: fetched.body.count + 256, ttl: ConfigSeconds.duration(config.cache.masterTTL))
+            logger.debug("playlist cache", [("url", ProxyLogger.redactedURL(url)), ("kind", kind), ("cache", "memory miss, stored")])
+        } else {
+            logger.debug("playlist cache", [
+                ("url", ProxyLogger.redactedURL(url)), ("kind", kind),
+                ("cache", "memory miss, not stored: origin status \(fetched.status) is not a success"),
+            ])
         }
         return (fetched, elapsed)
     }

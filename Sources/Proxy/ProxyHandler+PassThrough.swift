@@ -43,10 +43,16 @@ extension ProxyHandler {
             stream = try await origin.stream(originRequest)
         } catch {
             metrics.recordOriginFetch(kind: "segment", seconds: Self.milliseconds(started.duration(to: .now)) / 1000)
+            logOriginFailure(target.url, kind: "segment", started: started, error: error)
             throw error
         }
         let elapsed = Self.milliseconds(started.duration(to: .now))
         metrics.recordOriginFetch(kind: "segment", seconds: elapsed / 1000)
+        // Streamed: the length is the one declared (time is to the response head), "unknown" when chunked.
+        logger.debug("origin fetch", [
+            ("url", ProxyLogger.redactedURL(target.url)), ("kind", "segment"), ("status", String(stream.status)),
+            ("ms", Self.debugMilliseconds(elapsed)), ("bytes", stream.bodyLength.map(String.init) ?? "unknown"),
+        ])
         if stream.status >= 500 {
             stream.cancel()
             throw Self.originFailure(stream.status, what: "resource")

@@ -64,11 +64,15 @@ extension ProxyHandler {
         if let ticks = track.mpegts {
             // Config overrides whatever the source said.
             document = document.settingTimestampMap(TimestampMap(mpegts: ticks, local: 0), keepExisting: false)
-        } else if document.timestampMap == nil {
+            logger.debug("timestamp map", [("track", track.id), ("mpegts", String(ticks)), ("source", "config mpegts")])
+        } else if let kept = document.timestampMap {
+            logger.debug("timestamp map", [("track", track.id), ("mpegts", String(kept.mpegts)), ("source", "kept from the subtitle source")])
+        } else {
             let start = try await presentationStart(master, request: request)
             if let ticks = start.ticks {
                 document = document.settingTimestampMap(TimestampMap(mpegts: ticks, local: 0), keepExisting: true)
             }
+            logger.debug("timestamp map", [("track", track.id), ("mpegts", start.ticks.map { String($0) } ?? "none"), ("source", start.source)])
             // Cues without the video's PTS play out of sync on a TS stream: when only a failed fetch kept
             // it from us, they are as provisional as the empty fallback and kept as briefly.
             unmappedForNow = start.ticks == nil && start.transient
@@ -153,33 +157,39 @@ extension ProxyHandler {
     /// nil when it cannot be had, `transient` when that was an origin's error status or a failed fetch
     /// (the next try may succeed) rather than the video (no segment, not TS or fragmented MP4).
     /// Throws only `OriginError.overloaded`.
-    func presentationStart(_ master: OriginTarget, request: HTTPRequest) async throws -> (ticks: Int64?, transient: Bool) {
+    /// `source` says, for debug lines, where the value came from or why there is none (URLs redacted).
+    func presentationStart(_ master: OriginTarget, request: HTTPRequest) async throws -> (ticks: Int64?, transient: Bool, source: String) {
         let key = memoryCacheKey(master.url, target: master, request: request)
-        if let hit = caches.timestamps.value(for: key) { return (hit, false) }
+        if let hit = caches.timestamps.value(for: key) { return (hit, false, "read earlier from the video's first segment (cached)") }
         let (found, timelineFailed) = try await videoTimeline(master, request: request)
-        guard let timeline = found else { return (nil, timelineFailed) }
-        guard let segmentURL = timeline.firstSegmentURL, mayFetchDerived(segmentURL, master: master) else { return (nil, false) }
+        guard let timeline = found else { return (nil, timelineFailed, "none: the master's first variant could not be read") }
+        guard let segmentURL = timeline.firstSegmentURL else { return (nil, false, "none: the first variant has no segment") }
+        guard mayFetchDerived(segmentURL, master: master) else { return (nil, false, "none: the first segment's host may not be fetched") }
+        let shownURL = logger.isEnabled(.debug) ? ProxyLogger.redactedURL(segmentURL) : ""
         do {
             let limit = config.limits.maxProxyBodyBytes
             let (segment, _) = try await fetch(segmentURL, kind: "segment", maxBytes: limit, mount: master.mount, request: request)
-            guard (200..<300).contains(segment.status) else { return (nil, true) }
+            guard (200..<300).contains(segment.status) else { return (nil, true, "none: segment \(shownURL) answered \(segment.status)") }
             let ticks: Int64
+            let source: String
             if let initURL = timeline.initSegmentURL, mayFetchDerived(initURL, master: master) {
                 let (initSegment, _) = try await fetch(initURL, kind: "segment", maxBytes: limit, mount: master.mount, request: request)
-                guard (200..<300).contains(initSegment.status) else { return (nil, true) }
+                guard (200..<300).contains(initSegment.status) else { return (nil, true, "none: init segment answered \(initSegment.status)") }
                 ticks = try FragmentedMP4Reader.firstPTS(initSegment: initSegment.body, mediaSegment: segment.body)
+                source = "read from segment \(shownURL) as fMP4 tfdt"
             } else {
                 ticks = try MPEGTSReader.firstPTS(segment.body)
+                source = "read from segment \(shownURL) as MPEG-TS PES PTS"
             }
             caches.timestamps.store(ticks, for: key, cost: 64, ttl: ConfigSeconds.duration(config.cache.subtitleTTL))
-            return (ticks, false)
+            return (ticks, false, source)
         } catch let shed as OriginError where shed.isShed {
             throw shed
         } catch {
             logger.log(.warn, "first PTS unavailable; subtitles go without X-TIMESTAMP-MAP", [
                 ("master", master.proxyTarget), ("error", String(describing: error)),
             ])
-            return (nil, error is OriginError)
+            return (nil, error is OriginError, "none: segment \(shownURL) unreadable (\(type(of: error)))")
         }
     }
 }

@@ -195,7 +195,11 @@ public final class ProxyHandler: Sendable {
         case .subtitle(let url):
             return .work(.subtitle(url))
         case .origin(let target):
-            if let setIndex = subtitleSetIndex(forPath: target.proxyPath) { return .work(.master(target, setIndex)) }
+            if let setIndex = subtitleSetIndex(forPath: target.proxyPath) {
+                if logger.isEnabled(.debug) { logMasterClaim(target, set: config.subtitleSets[setIndex]) }
+                return .work(.master(target, setIndex))
+            }
+            if logger.isEnabled(.debug) { logNotClaimed(target) }
             if let path = target.filePath { return .answered(serveFile(path, mount: target.mount)) }
             switch target.segmentMode {
             case .redirect: return .answered(redirect(to: target.location))

@@ -75,6 +75,41 @@ public struct ProxyLogger: Sendable {
         diagnosticSink(JSONValue.object(fields).encoded)
     }
 
+    /// Whether diagnostics at `severity` are written: check it before building costly metadata.
+    @inline(__always)
+    public func isEnabled(_ severity: LogSeverity) -> Bool { severity >= level }
+
+    /// Logs a debug diagnostic. Message and metadata are built only at debug level, so the hot paths
+    /// pay one comparison at info.
+    public func debug(_ message: @autoclosure () -> String, _ metadata: @autoclosure () -> [(String, String)] = []) {
+        guard isEnabled(.debug) else { return }
+        log(.debug, message(), metadata())
+    }
+
+    /// `url` as debug lines show it: no user information, no fragment, and of the query only its
+    /// parameter names (`?sig&se`), since query strings carry tokens (SAS signatures) and user
+    /// information carries passwords. Values never reach a log line.
+    public static func redactedURL(_ url: String) -> String {
+        var rest = Substring(url)
+        if let hash = rest.firstIndex(of: "#") { rest = rest[..<hash] }
+        var query: Substring?
+        if let mark = rest.firstIndex(of: "?") {
+            query = rest[rest.index(after: mark)...]
+            rest = rest[..<mark]
+        }
+        var out = String(rest)
+        if let schemeEnd = rest.range(of: "://") {
+            let authorityStart = schemeEnd.upperBound
+            let authorityEnd = rest[authorityStart...].firstIndex(of: "/") ?? rest.endIndex
+            if let at = rest[authorityStart..<authorityEnd].lastIndex(of: "@") {
+                out = String(rest[..<authorityStart]) + String(rest[rest.index(after: at)...])
+            }
+        }
+        guard let query, !query.isEmpty else { return out }
+        let names = query.split(separator: "&").map { pair in pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false).first ?? "" }
+        return out + "?" + names.joined(separator: "&")
+    }
+
     /// Writes out whatever the standard streams still hold; call before the process exits.
     public static func flushStandardStreams() {
         StandardStreams.flush()

@@ -40,9 +40,13 @@ extension ProxyHandler {
     /// A GET or HEAD answered from a complete stored object (or by joining the download that is storing
     /// it) without an origin request of its own; nil when the object is not stored whole.
     func cachedPassThrough(_ target: OriginTarget, request: HTTPRequest) -> RouteResponse? {
-        guard let diskCache, isDiskCacheable(target, request: request),
-              let reader = diskCache.open(key: diskCacheKey(target, request: request)) else { return nil }
+        guard let diskCache, isDiskCacheable(target, request: request) else { return nil }
+        guard let reader = diskCache.open(key: diskCacheKey(target, request: request)) else {
+            logger.debug("disk cache", [("url", ProxyLogger.redactedURL(target.url)), ("cache", "disk miss")])
+            return nil
+        }
         diskCache.record { $0.hits += 1 }
+        logger.debug("disk cache", [("url", ProxyLogger.redactedURL(target.url)), ("cache", "disk hit")])
         let response = Self.counting(Self.cachedResponse(reader, request: request), from: .disk, in: diskCache)
         return RouteResponse(route: .cache, response: response)
     }
@@ -63,6 +67,7 @@ extension ProxyHandler {
             counters.hits += 1
             counters.count(bytes: sent, from: .disk)
         }
+        logger.debug("disk cache", [("url", ProxyLogger.redactedURL(target.url)), ("cache", "disk hit")])
         return RouteResponse(route: .cache, response: response)
     }
 
@@ -101,17 +106,35 @@ extension ProxyHandler {
     /// Returns a reader that follows the fill, from which the client is served; nil leaves the stream
     /// to be relayed as usual.
     func startDiskFill(_ stream: OriginStream, target: OriginTarget, request: HTTPRequest, rangeForwarded: Bool, fields: HTTPHeaders) throws -> DiskCacheReader? {
-        guard let diskCache, request.method == .get, !rangeForwarded, stream.status == 200, let length = stream.bodyLength,
-              !fields.contains("Content-Range"),
-              !fields.values("Cache-Control").contains(where: { $0.lowercased().contains("no-store") }) else { return nil }
+        guard let diskCache else { return nil }
+        if let reason = Self.diskFillRefusal(stream, request: request, rangeForwarded: rangeForwarded, fields: fields) {
+            logger.debug("disk cache", [("url", ProxyLogger.redactedURL(target.url)), ("cache", "not filled: \(reason)")])
+            return nil
+        }
+        guard let length = stream.bodyLength else { return nil }
         var stored: [(name: String, value: String)] = []
         for name in Self.passedOnFields { for value in fields.values(name) { stored.append((name, value)) } }
         let key = diskCacheKey(target, request: request)
-        guard let fill = diskCache.beginFill(DiskCacheEntry(key: key, length: length, fields: stored)) else { return nil }
+        guard let fill = diskCache.beginFill(DiskCacheEntry(key: key, length: length, fields: stored)) else {
+            logger.debug("disk cache", [("url", ProxyLogger.redactedURL(target.url)), ("cache", "not filled: over budget or already filling")])
+            return nil
+        }
+        logger.debug("disk cache", [("url", ProxyLogger.redactedURL(target.url)), ("cache", "disk fill"), ("bytes", String(length))])
         // Opened before the copy starts, so a small object cannot be renamed away first.
         let reader = diskCache.open(key: key)
         fill.start(stream)
         guard let reader else { throw ProxyError.badGateway("disk cache file could not be opened") }
         return reader
+    }
+
+    /// Why an origin answer is not stored whole on disk, or nil when it may be.
+    static func diskFillRefusal(_ stream: OriginStream, request: HTTPRequest, rangeForwarded: Bool, fields: HTTPHeaders) -> String? {
+        if request.method != .get { return "not a GET" }
+        if rangeForwarded { return "range forwarded" }
+        if stream.status != 200 { return "origin status \(stream.status)" }
+        if stream.bodyLength == nil { return "no declared length" }
+        if fields.contains("Content-Range") { return "origin sent Content-Range" }
+        if fields.values("Cache-Control").contains(where: { $0.lowercased().contains("no-store") }) { return "no-store" }
+        return nil
     }
 }

@@ -13,7 +13,10 @@ final class ProxyHarness: Sendable {
 
     /// Starts an origin and a proxy whose config is `configJSON` with `ORIGIN` replaced by the origin's
     /// base URL and `FIXTURES` by the fixtures directory.
-    init(configJSON: String, environment: [String: String] = ["TOKEN": "secret-token"], resolver: HostResolver = .system) throws {
+    init(
+        configJSON: String, environment: [String: String] = ["TOKEN": "secret-token"], resolver: HostResolver = .system,
+        level: LogSeverity = .debug
+    ) throws {
         let origin = try FixtureOrigin()
         self.origin = origin
         let json = configJSON
@@ -24,7 +27,7 @@ final class ProxyHarness: Sendable {
         let lines = LockedBox<[String]>([])
         self.lines = lines
         let logger = ProxyLogger(
-            level: .debug,
+            level: level,
             accessSink: { line in lines.withLock { $0.append(String(decoding: line, as: UTF8.self)) } },
             diagnosticSink: { line in lines.withLock { $0.append(line) } }
         )
@@ -80,9 +83,10 @@ func withProxy(
     _ configJSON: String = ProxyHarness.standardConfig,
     environment: [String: String] = ["TOKEN": "secret-token"],
     resolver: HostResolver = .system,
+    level: LogSeverity = .debug,
     _ body: (ProxyHarness) async throws -> Void
 ) async throws {
-    let proxy = try ProxyHarness(configJSON: configJSON, environment: environment, resolver: resolver)
+    let proxy = try ProxyHarness(configJSON: configJSON, environment: environment, resolver: resolver, level: level)
     do {
         try await body(proxy)
     } catch {
