@@ -52,7 +52,7 @@ extension ProxyHandler {
         logger.debug("origin fetch", [
             ("url", ProxyLogger.redactedURL(target.url)), ("kind", "segment"), ("status", String(stream.status)),
             ("ms", Self.debugMilliseconds(elapsed)), ("bytes", stream.bodyLength.map(String.init) ?? "unknown"),
-        ])
+        ] + (everyHopHeaders["Range"].map { [("range", $0)] } ?? []))
         if stream.status >= 500 {
             stream.cancel()
             throw Self.originFailure(stream.status, what: "resource")

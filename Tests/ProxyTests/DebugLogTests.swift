@@ -83,6 +83,112 @@ import Testing
         }
     }
 
+    @Test func debugLogsTheBodyClassificationOfAMediaPlaylistAndOfANonPlaylistPassedThrough() async throws {
+        try await withProxy { proxy in
+            let original = try #require(FileManager.default.contents(atPath: FixtureOrigin.fixturesRoot + "/vod-ts/v0/index.m3u8"))
+            proxy.origin.setFault("/broken/index.m3u8", .body(Array(original), contentType: "application/vnd.apple.mpegurl"))
+            proxy.origin.setFault("/broken/page", .body(Array("<html>maintenance</html>".utf8), contentType: "text/html"))
+            #expect(try await proxy.get("/origin/broken/index.m3u8").status == 200)
+            #expect(try await proxy.get("/origin/broken/page").status == 200)
+            let bodies = Self.debugLines(proxy, "classified body")
+            #expect(bodies.contains {
+                $0.contains("\"path\":\"/origin/broken/index.m3u8\"") && $0.contains("\"body\":\"media playlist\"")
+                    && $0.contains("\"action\":\"passed through\"")
+            }, "\(bodies)")
+            #expect(bodies.contains {
+                $0.contains("\"path\":\"/origin/broken/page\"") && $0.contains("\"body\":\"not a playlist\"")
+                    && $0.contains("\"action\":\"passed through\"")
+            }, "\(bodies)")
+        }
+    }
+
+    @Test func debugLogsAnOriginFetchThatGotNoAnswerWithItsStatus() async throws {
+        // Port 1 on loopback: nothing listens there, so the connection is refused.
+        let config = """
+            { "mounts": { "dead": { "origin": "http://127.0.0.1:1", "segments": "proxy" } },
+              "subtitles": [ { "name": "s", "masters": ["/dead/*.m3u8"],
+                               "tracks": [ { "name": "English", "language": "en", "source": "en.vtt" } ] } ] }
+            """
+        try await withProxy(config) { proxy in
+            let master = try await proxy.get("/dead/master.m3u8?sig=query-secret-value")
+            let segment = try await proxy.get("/dead/seg.ts")
+            #expect(master.status == 502 && segment.status == 502)
+            let failed = Self.debugLines(proxy, "origin fetch failed")
+            #expect(failed.contains {
+                $0.contains("\"kind\":\"master\"") && $0.contains("127.0.0.1:1/master.m3u8?sig\"") && $0.contains("\"status\":\"502\"")
+                    && $0.contains("\"ms\":\"")
+            }, "\(failed)")
+            #expect(failed.contains { $0.contains("\"kind\":\"segment\"") && $0.contains("/seg.ts\"") && $0.contains("\"status\":\"502\"") }, "\(failed)")
+            #expect(!failed.contains { $0.contains("query-secret-value") })
+        }
+    }
+
+    @Test func debugLogsEachPieceHitMissingRangeFetchAndPieceFill() async throws {
+        let origin = try GeneratedOrigin()
+        let directory = try DiskCacheHarness.makeDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let proxy = try DiskCacheHarness(originURL: origin.baseURL, directory: directory, level: .debug)
+        let first = try await proxy.get("/bucket/obj/300000.ts", headers: [("Range", "bytes=0-999")])
+        let seek = try await proxy.get("/bucket/obj/300000.ts", headers: [("Range", "bytes=500-1999")])
+        let replay = try await proxy.get("/bucket/obj/300000.ts", headers: [("Range", "bytes=0-1999")])
+        await proxy.stop()
+        origin.stop()
+        #expect(first.status == 206 && seek.status == 206 && replay.status == 206)
+        let disk = proxy.logLines.filter { $0.contains("\"level\":\"debug\"") && $0.contains("\"msg\":\"disk cache\"") }
+        // The first range is stored as a piece as it is relayed.
+        #expect(disk.contains {
+            $0.contains("300000.ts\"") && $0.contains("\"cache\":\"piece fill\"") && $0.contains("\"range\":\"0-999/300000\"")
+                && $0.contains("\"bytes\":\"1000\"")
+        }, "\(disk)")
+        // The seek finds part of its range stored, names the missing range and stores it when fetched.
+        #expect(disk.contains { $0.contains("\"cache\":\"piece partial hit\"") && $0.contains("\"range\":\"500-1999\"") && $0.contains("\"missing\":\"1000-1999\"") }, "\(disk)")
+        #expect(disk.contains { $0.contains("\"cache\":\"piece fill\"") && $0.contains("\"range\":\"1000-1999/300000\"") }, "\(disk)")
+        // The replay is answered from the pieces alone.
+        #expect(disk.contains { $0.contains("\"cache\":\"piece hit\"") && $0.contains("\"range\":\"0-1999\"") }, "\(disk)")
+        // Each range asked of the origin has its fetch line, with the range.
+        let fetches = proxy.logLines.filter { $0.contains("\"level\":\"debug\"") && $0.contains("\"msg\":\"origin fetch\"") }
+        #expect(fetches.contains { $0.contains("\"range\":\"bytes=0-999\"") && $0.contains("\"status\":\"206\"") }, "\(fetches)")
+        #expect(fetches.contains { $0.contains("\"range\":\"bytes=1000-1999\"") && $0.contains("\"status\":\"206\"") }, "\(fetches)")
+        #expect(fetches.count == 2, "\(fetches)")
+    }
+
+    @Test func debugLogsWhyAPieceIsNotFilled() async throws {
+        let origin = try GeneratedOrigin()
+        let directory = try DiskCacheHarness.makeDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        // A budget smaller than the range: the piece does not fit.
+        let proxy = try DiskCacheHarness(originURL: origin.baseURL, directory: directory, maxBytes: 100, level: .debug)
+        let response = try await proxy.get("/bucket/obj/300000.ts", headers: [("Range", "bytes=0-999")])
+        await proxy.stop()
+        origin.stop()
+        #expect(response.status == 206)
+        #expect(response.body == GeneratedOrigin.bytes(0...999))
+        let disk = proxy.logLines.filter { $0.contains("\"level\":\"debug\"") && $0.contains("\"msg\":\"disk cache\"") }
+        #expect(disk.contains { $0.contains("\"cache\":\"piece not filled: over budget or already filling\"") && $0.contains("\"range\":\"0-999/300000\"") }, "\(disk)")
+    }
+
+    @Test func noDebugLineOfARangedPassThroughThroughATokenMountCarriesTheTokenOrAQueryValue() async throws {
+        let origin = try GeneratedOrigin()
+        let directory = try DiskCacheHarness.makeDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let proxy = try DiskCacheHarness(originURL: origin.baseURL, directory: directory, level: .debug)
+        let query = "?sig=query-secret-value"
+        _ = try await proxy.get("/bucket/obj/300000.ts" + query, headers: [("Range", "bytes=0-999")])
+        _ = try await proxy.get("/bucket/obj/300000.ts" + query, headers: [("Range", "bytes=500-1999")])
+        _ = try await proxy.get("/bucket/obj/300000.ts" + query, headers: [("Range", "bytes=0-1999")])
+        _ = try await proxy.get("/bucket/obj/300000.ts" + query, method: "HEAD", headers: [("Range", "bytes=0-1999")])
+        await proxy.stop()
+        origin.stop()
+        #expect(origin.requests("/obj/300000.ts").allSatisfy { $0.range != nil }, "every origin request was a range")
+        let debug = proxy.logLines.filter { $0.contains("\"level\":\"debug\"") }
+        #expect(debug.contains { $0.contains("piece partial hit") } && debug.contains { $0.contains("piece fill") })
+        for line in debug {
+            #expect(!line.contains("secret-token"), "\(line)")
+            #expect(!line.contains("Bearer"), "\(line)")
+            #expect(!line.contains("query-secret-value"), "\(line)")
+        }
+    }
+
     @Test func atInfoNoDebugLineIsWritten() async throws {
         try await withProxy(level: .info) { proxy in
             try await Self.exercise(proxy)

@@ -11,7 +11,8 @@ final class DiskCacheHarness: Sendable {
 
     /// `otherMounts` are more JSON members of `mounts` (each `"name": {...}`), with `ORIGIN` standing for
     /// `originURL`.
-    init(originURL: String, token: String = "secret-token", directory: String?, maxBytes: Int = 1 << 30, otherMounts: [String] = []) throws {
+    init(originURL: String, token: String = "secret-token", directory: String?, maxBytes: Int = 1 << 30, otherMounts: [String] = [],
+         level: LogSeverity = .warn) throws {
         let disk = directory.map { #", "disk_directory": "\#($0)", "disk_max_bytes": \#(maxBytes)"# } ?? ""
         let others = otherMounts.map { ", " + $0.replacingOccurrences(of: "ORIGIN", with: originURL) }.joined()
         let json = """
@@ -23,11 +24,11 @@ final class DiskCacheHarness: Sendable {
         config.listen.port = 0
         let lines = self.lines
         service = ProxyService(config: config, logger: ProxyLogger(
-            level: .warn, accessSink: { _ in }, diagnosticSink: { line in lines.withLock { $0.append(line) } }))
+            level: level, accessSink: { _ in }, diagnosticSink: { line in lines.withLock { $0.append(line) } }))
         try service.start()
     }
 
-    /// The diagnostic log lines so far (warn and above).
+    /// The diagnostic log lines so far (`level` and above; warn unless told).
     var logLines: [String] { lines.withLock { $0 } }
 
     var diskCache: DiskCache? { service.handler.diskCache }

@@ -25,7 +25,7 @@ extension ProxyHandler {
         guard request.method == .get, stream.status == 206,
               let range = fields["Content-Range"].flatMap(ByteRangeRequest.contentRange), let total = range.length else { return nil }
         let key = diskCacheKey(target, request: request)
-        guard let reader = storePiece(stream, key: key, first: range.first, last: range.last, objectLength: total, fields: fields) else { return nil }
+        guard let reader = storePiece(stream, target: target, key: key, first: range.first, last: range.last, objectLength: total, fields: fields) else { return nil }
         let count = range.last - range.first + 1
         return HTTPResponse(status: .partialContent, headers: fields, body: .stream(length: count, producer: { writer in
             try await reader.read(from: 0, count: count) { try await writer.write($0) }
@@ -36,23 +36,42 @@ extension ProxyHandler {
     /// returns a reader that follows the copy. The cache takes only a body that is exactly the range
     /// (RFC 9110 §14.4), not content-encoded (the range would be of the encoded bytes) and not marked
     /// no-store (RFC 9111 §5.2.2.5), within the budget; otherwise nil and the caller relays the stream.
-    func storePiece(_ stream: OriginStream, key: String, first: Int, last: Int, objectLength: Int, fields: HTTPHeaders) -> DiskCacheReader? {
-        guard let diskCache, first >= 0, first <= last, last < objectLength else { return nil }
+    func storePiece(_ stream: OriginStream, target: OriginTarget, key: String, first: Int, last: Int, objectLength: Int, fields: HTTPHeaders) -> DiskCacheReader? {
+        guard let diskCache else { return nil }
+        guard first >= 0, first <= last, last < objectLength else {
+            logPieces(target, "piece not filled: range outside the object", [("range", "\(first)-\(last)/\(objectLength)")])
+            return nil
+        }
         let count = last - first + 1
-        guard stream.bodyLength.map({ $0 == count }) ?? true, !fields.contains("Content-Encoding"),
-              !fields.values("Cache-Control").contains(where: { $0.lowercased().contains("no-store") }) else { return nil }
+        if let reason = Self.pieceFillRefusal(stream, count: count, fields: fields) {
+            logPieces(target, "piece not filled: \(reason)", [("range", "\(first)-\(last)/\(objectLength)")])
+            return nil
+        }
         var stored: [(name: String, value: String)] = []
         for name in Self.passedOnFields where name != "Content-Range" {
             for value in fields.values(name) { stored.append((name, value)) }
         }
         let entry = DiskCacheEntry(key: key, length: count, fields: stored, piece: DiskCachePlacement(offset: first, objectLength: objectLength))
-        guard let fill = diskCache.beginFill(entry) else { return nil }
-        guard let reader = fill.makeReader() else {
-            diskCache.abandon(fill)
+        guard let fill = diskCache.beginFill(entry) else {
+            logPieces(target, "piece not filled: over budget or already filling", [("range", "\(first)-\(last)/\(objectLength)")])
             return nil
         }
+        guard let reader = fill.makeReader() else {
+            diskCache.abandon(fill)
+            logPieces(target, "piece not filled: its file could not be opened", [("range", "\(first)-\(last)/\(objectLength)")])
+            return nil
+        }
+        logPieces(target, "piece fill", [("range", "\(first)-\(last)/\(objectLength)"), ("bytes", String(count))])
         fill.start(stream)
         return reader
+    }
+
+    /// Why an origin 206 of `count` bytes is not stored as a piece, or nil when it may be.
+    static func pieceFillRefusal(_ stream: OriginStream, count: Int, fields: HTTPHeaders) -> String? {
+        if let length = stream.bodyLength, length != count { return "body length is not the range's" }
+        if fields.contains("Content-Encoding") { return "content-encoded" }
+        if fields.values("Cache-Control").contains(where: { $0.lowercased().contains("no-store") }) { return "no-store" }
+        return nil
     }
 
     /// Asks the origin for `lower...upper` of the object `version` is a piece of, with the headers a
@@ -82,7 +101,7 @@ extension ProxyHandler {
     /// while it is relayed when the cache takes it.
     func source(for stream: OriginStream, target: OriginTarget, lower: Int, upper: Int, of version: DiskCacheEntry) -> OriginRangeSource {
         let fields = passedOnHeaders(stream, target: target)
-        if let reader = storePiece(stream, key: version.key, first: lower, last: upper, objectLength: version.objectLength, fields: fields) {
+        if let reader = storePiece(stream, target: target, key: version.key, first: lower, last: upper, objectLength: version.objectLength, fields: fields) {
             return .storing(reader)
         }
         return .direct(stream)

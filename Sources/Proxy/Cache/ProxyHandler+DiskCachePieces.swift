@@ -29,11 +29,13 @@ extension ProxyHandler {
         for field in version.fields { headers.add(name: field.name, value: field.value) }
         guard let (status, lower, count) = ByteRangeRequest.select(request, length: version.objectLength, headers: &headers) else {
             diskCache.record { $0.hits += 1 }
+            logPieces(target, "piece hit", [("range", "unsatisfiable")])
             return RouteResponse(route: .cache, response: HTTPResponse(status: .rangeNotSatisfiable, headers: headers, body: .empty))
         }
         let upper = lower + count - 1
         if request.method == .head {
             diskCache.record { $0.hits += 1 }
+            logPieces(target, "piece hit", [("range", "\(lower)-\(upper)")])
             return RouteResponse(route: .cache, response: HTTPResponse(status: status, headers: headers, body: .stream(length: upper - lower + 1, producer: { _ in })))
         }
         // Only pieces of one version are served side by side (the cache keeps no other without a validator).
@@ -46,9 +48,15 @@ extension ProxyHandler {
             return offset...(offset + piece.indexed.entry.length - 1)
         }
         let spans = DiskCacheSpan.cover(lower, upper, with: ranges)
-        guard spans.contains(where: \.isStored) else { return nil }
+        guard spans.contains(where: \.isStored) else {
+            logPieces(target, "pieces unused: none holds a byte of the range", [("range", "\(lower)-\(upper)")])
+            return nil
+        }
         let missing = spans.contains { !$0.isStored }
-        if missing, version.validator == nil { return nil }
+        if missing, version.validator == nil {
+            logPieces(target, "pieces unused: no validator to join them to origin ranges", [("range", "\(lower)-\(upper)")])
+            return nil
+        }
         var planned: [PlannedSpan] = []
         var readers: [Int: DiskCacheReader] = [:]
         for span in spans {
@@ -63,6 +71,7 @@ extension ProxyHandler {
         }
         guard missing else {
             diskCache.record { $0.hits += 1 }
+            logPieces(target, "piece hit", [("range", "\(lower)-\(upper)")])
             let fromDisk = planned
             return RouteResponse(route: .cache, response: HTTPResponse(status: status, headers: headers, body: .stream(length: upper - lower + 1, producer: { writer in
                 try await Self.send(fromDisk, to: writer, counting: diskCache, fetch: { _, _ in throw DiskCacheError.originChanged })
@@ -70,8 +79,10 @@ extension ProxyHandler {
         }
         guard let firstGap = planned.firstIndex(where: { if case .origin = $0 { return true } else { return false } }),
               case .origin(let gapLower, let gapUpper, _) = planned[firstGap] else { return nil }
+        logPieces(target, "piece partial hit", [("range", "\(lower)-\(upper)"), ("missing", Self.missingRanges(planned))])
         var elapsed = 0.0
         if let following = diskCache.followPiece(of: version, offset: gapLower, count: gapUpper - gapLower + 1) {
+            logPieces(target, "missing range read along a fill in progress", [("range", "\(gapLower)-\(gapUpper)")])
             planned[firstGap] = .origin(lower: gapLower, upper: gapUpper, fetched: .storing(following))
         } else {
             let (stream, fetchedIn) = try await fetchMissingRange(gapLower, gapUpper, of: version, target: target, request: request)
@@ -79,6 +90,7 @@ extension ProxyHandler {
             guard Self.isRange(stream, lower: gapLower, upper: gapUpper, of: version) else {
                 // The origin's object is not the one the pieces came from: they are dropped, never joined.
                 diskCache.dropObject(key: key)
+                logPieces(target, "pieces dropped: the origin object changed", [("status", String(stream.status))])
                 if stream.status == 206 {
                     // A range of other bytes is no answer to what the client asked: ask again as a miss.
                     stream.cancel()
@@ -93,17 +105,34 @@ extension ProxyHandler {
         let spansToSend = planned
         let response = HTTPResponse(status: status, headers: headers, body: .stream(length: upper - lower + 1, producer: { writer in
             try await Self.send(spansToSend, to: writer, counting: diskCache) { first, last in
-                if let following = diskCache.followPiece(of: version, offset: first, count: last - first + 1) { return .storing(following) }
+                if let following = diskCache.followPiece(of: version, offset: first, count: last - first + 1) {
+                    self.logPieces(target, "missing range read along a fill in progress", [("range", "\(first)-\(last)")])
+                    return .storing(following)
+                }
                 let (stream, _) = try await self.fetchMissingRange(first, last, of: version, target: target, request: request)
                 guard Self.isRange(stream, lower: first, upper: last, of: version) else {
                     stream.cancel()
                     diskCache.dropObject(key: key)
+                    self.logPieces(target, "pieces dropped: the origin object changed mid-response", [("status", String(stream.status))])
                     throw DiskCacheError.originChanged
                 }
                 return self.source(for: stream, target: target, lower: first, upper: last, of: version)
             }
         }))
         return RouteResponse(route: .proxy, response: response, originMilliseconds: elapsed)
+    }
+
+    /// A `disk cache` debug line for a decision about stored pieces; built only at debug level.
+    func logPieces(_ target: OriginTarget, _ decision: @autoclosure () -> String, _ details: @autoclosure () -> [(String, String)] = []) {
+        logger.debug("disk cache", [("url", ProxyLogger.redactedURL(target.url)), ("cache", decision())] + details())
+    }
+
+    /// The origin ranges of a plan as `first-last` bounds joined by commas, for a debug line.
+    static func missingRanges(_ spans: [PlannedSpan]) -> String {
+        spans.compactMap { span -> String? in
+            if case .origin(let lower, let upper, _) = span { return "\(lower)-\(upper)" }
+            return nil
+        }.joined(separator: ",")
     }
 
     /// Writes the planned spans in order, counting bytes by where they came from; origin ranges not yet
