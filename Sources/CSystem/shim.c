@@ -32,26 +32,25 @@ static int csystem_open_signal_pipe(void) {
     return 0;
 }
 
-int csystem_install_shutdown_signals(void) {
-    if (csystem_open_signal_pipe() != 0) return -1;
+// Routes `signal` to the pipe, restarting the calls it interrupts.
+static int csystem_route_signal(int signal) {
     struct sigaction action;
     memset(&action, 0, sizeof action);
     action.sa_handler = csystem_on_shutdown_signal;
     sigemptyset(&action.sa_mask);
     action.sa_flags = SA_RESTART;
-    if (sigaction(SIGTERM, &action, NULL) != 0) return -1;
-    if (sigaction(SIGINT, &action, NULL) != 0) return -1;
-    return 0;
+    return sigaction(signal, &action, NULL);
+}
+
+int csystem_install_shutdown_signals(void) {
+    if (csystem_open_signal_pipe() != 0) return -1;
+    if (csystem_route_signal(SIGTERM) != 0) return -1;
+    return csystem_route_signal(SIGINT);
 }
 
 int csystem_install_reload_signal(void) {
     if (csystem_open_signal_pipe() != 0) return -1;
-    struct sigaction action;
-    memset(&action, 0, sizeof action);
-    action.sa_handler = csystem_on_shutdown_signal;
-    sigemptyset(&action.sa_mask);
-    action.sa_flags = SA_RESTART;
-    return sigaction(SIGHUP, &action, NULL);
+    return csystem_route_signal(SIGHUP);
 }
 
 int csystem_wait_shutdown_signal(void) {
