@@ -14,7 +14,7 @@ struct ChunkedBodyDiscarder: Equatable {
     }
 
     private enum Phase {
-        case size, extensions, sizeLF, data, dataCR, dataLF, trailerLineStart, trailerLine, trailerLF, endLF
+        case size, sizeBWS, extensions, sizeLF, data, dataCR, dataLF, trailerLineStart, trailerLine, trailerLF, endLF
     }
 
     /// The longest chunk-size line (size and extensions) accepted; 400 beyond.
@@ -57,10 +57,24 @@ struct ChunkedBodyDiscarder: Equatable {
                     return .failed(.badRequest("invalid chunk size"))
                 } else if byte == 0x0D {
                     phase = .sizeLF
-                } else if byte == 0x3B || byte == 0x20 || byte == 0x09 {
+                } else if byte == 0x3B {
                     // RFC 9112 §7.1.1: `chunk-size *( BWS ";" BWS chunk-ext-name [ BWS "=" BWS chunk-ext-val ] )`.
                     phase = .extensions
+                } else if byte == 0x20 || byte == 0x09 {
+                    phase = .sizeBWS
                 } else {
+                    return .failed(.badRequest("invalid chunk size"))
+                }
+            case .sizeBWS:
+                // Whitespace after the size leads only to an extension (or the line's end): "5 6" is no
+                // size 5, whatever another parser on the path might read it as.
+                lineBytes += 1
+                if lineBytes > Self.maxSizeLineBytes { return .failed(.badRequest("chunk size line too long")) }
+                if byte == 0x3B {
+                    phase = .extensions
+                } else if byte == 0x0D {
+                    phase = .sizeLF
+                } else if byte != 0x20, byte != 0x09 {
                     return .failed(.badRequest("invalid chunk size"))
                 }
             case .extensions:

@@ -87,6 +87,9 @@ extension ConfinedDirectory {
     func walk(_ relativePath: String, flags: Int32) throws(HTTPServerError) -> Int32 {
         // Components still to resolve, the next one last.
         var pending = relativePath.split(separator: "/", omittingEmptySubsequences: true).reversed().map(String.init)
+        // A trailing "/" asks for a directory, as it does of openat2: "file.txt/" ends in ".", so the
+        // file is wanted as a directory (ENOTDIR) instead of opened.
+        if relativePath.hasSuffix("/"), !pending.isEmpty { pending.insert(".", at: 0) }
         // Directories opened below the root, innermost last; the root itself is not in it.
         var opened: [Int32] = []
         defer { for directory in opened { _ = Glibc.close(directory) } }
@@ -137,7 +140,7 @@ extension ConfinedDirectory {
             guard !target.hasPrefix("/") else { throw failure(EXDEV) }
             let parts = target.split(separator: "/", omittingEmptySubsequences: true).map(String.init)
             // A target ending in "/" or naming "." must still resolve to what it names.
-            pending.append(contentsOf: (parts.isEmpty ? ["."] : parts).reversed())
+            pending.append(contentsOf: (parts.isEmpty || target.hasSuffix("/") ? parts + ["."] : parts).reversed())
         }
         throw failure(ENOENT)
     }

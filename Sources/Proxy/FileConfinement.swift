@@ -14,8 +14,11 @@ enum FileConfinement {
             }
             parts.append(segment)
         }
-        let path = parts.isEmpty ? root : root + "/" + parts.joined(separator: "/")
+        var path = parts.isEmpty ? root : root + "/" + parts.joined(separator: "/")
         try checkInside(root: root, path: path)
+        // A trailing "/" asks for a directory: kept as "/." (a file URL's path drops a bare trailing
+        // slash), so "master.m3u8/" is refused as the kernel refuses it rather than served.
+        if !parts.isEmpty, rawRelativePath.hasSuffix("/") { path += "/." }
         return path
     }
 

@@ -135,6 +135,24 @@ import Testing
             Thread.detachNewThread { continuation.resume(returning: work()) }
         }
     }
+
+    @Test(arguments: methods)
+    func aFileNamedWithATrailingSlashIsRefusedAsTheKernelRefusesIt(method: ConfinedDirectory.Resolution) throws {
+        let tree = try Tree()
+        defer { tree.remove() }
+        // A trailing "/" asks for a directory: "inside.txt/" is ENOTDIR to openat2, and must be to the walk.
+        try FileManager.default.createSymbolicLink(atPath: tree.root + "/slash-link", withDestinationPath: "inside.txt/")
+        let directory = try ConfinedDirectory(path: tree.root, resolution: method)
+        for path in ["inside.txt/", "sub/real.txt/", "link.txt/", "slash-link", "dirlink/real.txt//"] {
+            do throws(HTTPServerError) {
+                let file = try directory.openFile(path)
+                Issue.record("\(path) opened: \((try? Self.text(file)) ?? "")")
+            } catch {
+                #expect(error.errorNumber == ENOTDIR, "\(path): \(error)")
+            }
+        }
+        #expect(try Self.text(directory.openFile("dirlink/real.txt")) == "real\n")
+    }
 }
 
 /// A thread that swaps `path` between a regular file and a symlink to `outside`, atomically (rename

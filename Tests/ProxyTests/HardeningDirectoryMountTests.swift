@@ -144,6 +144,21 @@ import Testing
         }
     }
 
+    @Test(arguments: ["/jail/inside.txt/", "/jail/sub/real.txt/", "/jail/link.txt/", "/jail/inside.txt//"])
+    func aFileAskedForWithATrailingSlashGetsA4xxAsTheKernelAnswersIt(path: String) async throws {
+        let mount = try Mount()
+        defer { mount.remove() }
+        try await withProxy(mount.config) { proxy in
+            var file = path
+            while file.hasSuffix("/") { file.removeLast() }
+            let served = try await proxy.get(file)
+            #expect(served.status == 200, "\(file) is served")
+            let response = try await proxy.get(path)
+            #expect([403, 404].contains(response.status), "\(path) -> \(response.status)")
+            #expect(response.body != served.body, "\(path) served the file")
+        }
+    }
+
     @Test(arguments: ["/jail/sub", "/jail/sub/", "/jail/", "/jail/device"])
     func directoriesAndDevicesInAMountGetA4xx(path: String) async throws {
         let mount = try Mount()

@@ -77,4 +77,21 @@ import Testing
             #expect(Self.statuses(received) == [408])
         }
     }
+
+    @Test func aChunkSizeFollowedByWhitespaceAndTextThatIsNoExtensionGets400() async throws {
+        try await withProxy(Self.config) { proxy in
+            // "5 6" is no chunk size: read as 5 here and as 0x56 elsewhere, the framing would split two ways.
+            let bytes = Array("GET /healthz HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n5 6\r\nhello\r\n0\r\n\r\n".utf8)
+            let received = try await Self.exchange(proxy.port, bytes + Self.second)
+            #expect(Self.statuses(received) == [400])
+        }
+    }
+
+    @Test func aChunkSizeWithWhitespaceBeforeItsExtensionOrLineEndIsStillDiscarded() async throws {
+        try await withProxy(Self.config) { proxy in
+            let bytes = Array("GET /healthz HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n5 ;a=\"b\"\r\nhello\r\n3\t\r\nabc\r\n0\r\n\r\n".utf8)
+            let received = try await Self.exchange(proxy.port, bytes + Self.second)
+            #expect(Self.statuses(received) == [200, 200])
+        }
+    }
 }
