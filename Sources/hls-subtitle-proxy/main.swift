@@ -94,6 +94,14 @@ case .rewrite(let url, let input):
         fail(error.reason, status: 1)
     }
 case .serve:
+    // Caught before anything else: SIGHUP's default action ends the process, and one sent while the
+    // config is read or the listener opens must wait in the pipe for the waiter below, not kill it.
+    do {
+        try ShutdownSignals.install()
+        try ShutdownSignals.installReload()
+    } catch {
+        fail("cannot handle signals: \(error)", status: 1)
+    }
     let (config, listenSources) = loadConfig()
     let level = options.logLevel ?? config.logLevel.flatMap { LogSeverity(name: $0.rawValue) } ?? .info
     let logger = ProxyLogger.standard(level: level, accessLog: options.accessLog ?? config.accessLog)
@@ -114,12 +122,6 @@ case .serve:
                + " (\(listenSources.summary(threadCount: config.listen.threads)))", listenSources.metadata)
     for line in service.startupSummary { logger.log(.info, line) }
     for warning in service.startupWarnings { logger.log(.warn, warning) }
-    do {
-        try ShutdownSignals.install()
-        try ShutdownSignals.installReload()
-    } catch {
-        fail("cannot handle signals: \(error)", status: 1)
-    }
     let waiter = Thread {
         // SIGHUP reloads on this thread, one at a time, and the wait goes on; SIGTERM or SIGINT drains.
         var stopping: Int32?

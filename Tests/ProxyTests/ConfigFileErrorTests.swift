@@ -47,6 +47,22 @@ import Testing
         #expect(result.out.contains("the file ends inside an object opened at line 3, column 12 (line 3, column 34)"), "\(result.out)")
     }
 
+    // MARK: Numbers at the edge of Int64
+
+    @Test func aFractionalNumberEqualToInt64MinIsNamedInTheProblemRatherThanTrapping() throws {
+        // -9223372036854775808.0 reads as a Double equal to Int64.min; naming it once took abs(Int64.min).
+        let problems = ConfigTestSupport.problems(#"{"listen": -9223372036854775808.0}"#)
+        #expect(problems.contains { $0.contains("-9.223372036854776e+18") }, "\(problems)")
+    }
+
+    @Test func aFractionalNumberEqualToInt64MinIsRefusedOverTheCommandLine() async throws {
+        let config = try CommandLineDeploymentTests.configFile(#"{"listen": -9223372036854775808.0}"#)
+        defer { config.remove() }
+        let result = try await RunningProcess.run(["--check-config", "--config", config.path])
+        #expect(result.status == 1, "\(result.out)")
+        #expect(result.out.contains("listen"), "\(result.out)")
+    }
+
     // MARK: Duplicate keys
 
     @Test func aKeyGivenTwiceIsRefusedByItsFieldPath() {

@@ -37,7 +37,7 @@ extension ConfigReader {
 
     /// A number as a person would write it: `0`, not `0.0`.
     static func formatted(_ number: Double) -> String {
-        if let integer = Int64(exactly: number), abs(integer) < 1 << 53 { return String(integer) }
+        if let integer = Int64(exactly: number), integer.magnitude < 1 << 53 { return String(integer) }
         return String(number)
     }
 
