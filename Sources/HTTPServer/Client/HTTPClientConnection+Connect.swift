@@ -39,30 +39,9 @@ extension HTTPClientConnection {
         cancellation: HTTPClientCancellation
     ) throws(HTTPClientError) -> HTTPClientConnection {
         guard (1...65_535).contains(port) else { throw .invalidRequest("port out of range") }
-        guard !host.isEmpty, host.utf8.allSatisfy({ $0 > 0x20 && $0 < 0x7F && $0 != UInt8(ascii: "/") }) else {
-            throw .invalidRequest("bad host")
-        }
         if cancellation.isFired { throw .cancelled }
-
-        var hints = addrinfo()
-        hints.ai_family = AF_UNSPEC
-        hints.ai_socktype = Int32(SOCK_STREAM.rawValue)
-        hints.ai_flags = AI_NUMERICSERV
-        var list: UnsafeMutablePointer<addrinfo>?
         // getaddrinfo blocks without a deadline of its own; it runs on the exchange's thread, never the async pool.
-        let status = getaddrinfo(host, String(port), &hints, &list)
-        guard status == 0, let first = list else {
-            if status == EAI_SYSTEM { throw .dnsFailure(describe(call: "getaddrinfo", errno: errno)) }
-            throw .dnsFailure(gai_strerror(status).map { String(cString: $0) } ?? "getaddrinfo failed")
-        }
-        defer { freeaddrinfo(first) }
-
-        var addresses: [IPAddress] = []
-        var entry: UnsafeMutablePointer<addrinfo>? = first
-        while let address = entry {
-            entry = address.pointee.ai_next
-            if let peer = IPAddress(socketAddress: address.pointee.ai_addr, family: address.pointee.ai_family) { addresses.append(peer) }
-        }
+        let addresses = try HostResolver.system.addresses(of: host)
         return try open(addresses: addresses, port: port, connectDeadline: connectDeadline, deadline: deadline, cancellation: cancellation)
     }
 
