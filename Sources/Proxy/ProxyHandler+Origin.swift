@@ -137,13 +137,6 @@ extension ProxyHandler {
         return (fetched, elapsed)
     }
 
-    /// Cache keys include the forwarded header values, since they may change what the origin answers.
-    func cacheKey(_ url: String, mount: Mount?, request: HTTPRequest) -> String {
-        guard let mount, !mount.forwardHeaders.isEmpty else { return url }
-        let varying = mount.forwardHeaders.map { request.headers.values($0).joined(separator: ",") }
-        return url + "\u{1}" + varying.joined(separator: "\u{1}")
-    }
-
     /// Turns an origin's non-success status into the status the player gets (SPEC "Errors").
     static func originFailure(_ status: Int, what: String) -> ProxyError {
         switch status {
