@@ -1,6 +1,6 @@
 import HTTPServer
 
-extension ProxyHandler {
+extension DiskCacheResponder {
     /// Bytes of an origin range on their way to the client: read back from the piece that is storing
     /// them, or relayed from the origin stream when the cache does not take them.
     enum OriginRangeSource: Sendable {
@@ -14,7 +14,7 @@ extension ProxyHandler {
         func send(count: Int, to writer: HTTPBodyWriter) async throws {
             switch self {
             case .storing(let reader): try await reader.read(from: 0, count: count) { try await writer.write($0) }
-            case .direct(let stream): try await ProxyHandler.relay(stream, skip: 0, take: count, to: writer)
+            case .direct(let stream): try await PassThroughResponder.relay(stream, skip: 0, take: count, to: writer)
             }
         }
     }
@@ -24,7 +24,7 @@ extension ProxyHandler {
     func startPieceFill(_ stream: OriginStream, target: OriginTarget, request: HTTPRequest, fields: HTTPHeaders) throws -> HTTPResponse? {
         guard request.method == .get, stream.status == 206,
               let range = fields["Content-Range"].flatMap(ByteRangeRequest.contentRange), let total = range.length else { return nil }
-        let key = diskCacheKey(target, request: request)
+        let key = self.key(target, request: request)
         guard let reader = storePiece(stream, target: target, key: key, first: range.first, last: range.last, objectLength: total, fields: fields) else { return nil }
         let count = range.last - range.first + 1
         return HTTPResponse(status: .partialContent, headers: fields, body: .stream(length: count, producer: { writer in
@@ -37,7 +37,6 @@ extension ProxyHandler {
     /// (RFC 9110 §14.4), not content-encoded (the range would be of the encoded bytes) and not marked
     /// no-store (RFC 9111 §5.2.2.5), within the budget; otherwise nil and the caller relays the stream.
     func storePiece(_ stream: OriginStream, target: OriginTarget, key: String, first: Int, last: Int, objectLength: Int, fields: HTTPHeaders) -> DiskCacheReader? {
-        guard let diskCache else { return nil }
         guard first >= 0, first <= last, last < objectLength else {
             logPieces(target, "piece not filled: range outside the object", [("range", "\(first)-\(last)/\(objectLength)")])
             return nil
@@ -48,16 +47,16 @@ extension ProxyHandler {
             return nil
         }
         var stored: [(name: String, value: String)] = []
-        for name in Self.passedOnFields where name != "Content-Range" {
+        for name in PassThroughResponder.passedOnFields where name != "Content-Range" {
             for value in fields.values(name) { stored.append((name, value)) }
         }
         let entry = DiskCacheEntry(key: key, length: count, fields: stored, piece: DiskCachePlacement(offset: first, objectLength: objectLength))
-        guard let fill = diskCache.beginFill(entry) else {
+        guard let fill = cache.beginFill(entry) else {
             logPieces(target, "piece not filled: over budget or already filling", [("range", "\(first)-\(last)/\(objectLength)")])
             return nil
         }
         guard let reader = fill.makeReader() else {
-            diskCache.abandon(fill)
+            cache.abandon(fill)
             logPieces(target, "piece not filled: its file could not be opened", [("range", "\(first)-\(last)/\(objectLength)")])
             return nil
         }
@@ -81,7 +80,7 @@ extension ProxyHandler {
         var headers = HTTPHeaders()
         headers["Range"] = "bytes=\(lower)-\(upper)"
         if let validator = version.validator { headers["If-Range"] = validator }
-        return try await streamFromOrigin(target, method: .get, everyHopHeaders: headers, request: request)
+        return try await fetcher.openStream(target, method: .get, everyHopHeaders: headers, request: request)
     }
 
     /// Whether an origin answer is exactly `lower...upper` of the same version as `version`: a 206 whose
@@ -100,7 +99,7 @@ extension ProxyHandler {
     /// The source for an origin range whose answer was checked with `isRange`: stored as a new piece
     /// while it is relayed when the cache takes it.
     func source(for stream: OriginStream, target: OriginTarget, lower: Int, upper: Int, of version: DiskCacheEntry) -> OriginRangeSource {
-        let fields = passedOnHeaders(stream, target: target)
+        let fields = PassThroughResponder.passedOnHeaders(stream, target: target)
         if let reader = storePiece(stream, target: target, key: version.key, first: lower, last: upper, objectLength: version.objectLength, fields: fields) {
             return .storing(reader)
         }
