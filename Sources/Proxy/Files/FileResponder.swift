@@ -24,9 +24,9 @@ struct FileResponder: Sendable {
             return RouteResponse(route: .error, response: .makeError(error.status, error.reason))
         }
         var headers = HTTPHeaders()
-        headers["Content-Type"] = MediaType.forPath(path)
-        headers["Cache-Control"] = "max-age=60"
-        headers["Accept-Ranges"] = "bytes"
+        headers[.contentType] = MediaType.forPath(path)
+        headers[.cacheControl] = "max-age=60"
+        headers[.acceptRanges] = "bytes"
         let body = HTTPFileRegion(file: file, offset: 0, length: file.size).map(HTTPBody.file) ?? .empty
         return RouteResponse(route: .file, response: HTTPResponse(status: .ok, headers: headers, body: body))
     }

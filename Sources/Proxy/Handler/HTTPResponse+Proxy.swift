@@ -8,8 +8,8 @@ extension HTTPResponse {
     /// A plain-text answer that is not to be stored (health, readiness, metrics, errors).
     static func makeText(_ status: HTTPStatus, _ body: String, trailingNewline: Bool = true) -> HTTPResponse {
         var headers = HTTPHeaders(reservingCapacity: fieldCapacity)
-        headers.add("Content-Type", "text/plain; charset=utf-8")
-        headers.add("Cache-Control", "no-store")
+        headers.add(.contentType, "text/plain; charset=utf-8")
+        headers.add(.cacheControl, "no-store")
         return HTTPResponse(status: status, headers: headers, bytes: Array((trailingNewline ? body + "\n" : body).utf8))
     }
 
@@ -27,9 +27,9 @@ extension HTTPResponse {
     /// answers If-None-Match and If-Range against).
     static func makeTagged(_ body: TaggedBody, contentType: String, cacheControl: String) -> HTTPResponse {
         var headers = HTTPHeaders(reservingCapacity: fieldCapacity)
-        headers.add("Content-Type", contentType)
-        headers.add("Cache-Control", cacheControl)
-        headers.add("ETag", body.etag)
+        headers.add(.contentType, contentType)
+        headers.add(.cacheControl, cacheControl)
+        headers.add(.etag, body.etag)
         return HTTPResponse(status: .ok, headers: headers, bytes: body.bytes)
     }
 }

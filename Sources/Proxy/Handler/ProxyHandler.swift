@@ -83,9 +83,9 @@ public final class ProxyHandler: Sendable {
         self.cors = cors
         self.routeFields = ProxyRoute.allCases.map { route in
             var fields = HTTPHeaders()
-            fields.add("X-HLS-Proxy-Route", route.rawValue)
+            fields.add(.hlsProxyRoute, route.rawValue)
             fields.append(contentsOf: cors.fixedFields)
-            if route == .redirect { fields.add("Cache-Control", "no-store") }
+            if route == .redirect { fields.add(.cacheControl, "no-store") }
             return fields
         }
         self.serverState = serverState
@@ -204,7 +204,7 @@ public final class ProxyHandler: Sendable {
             let text = metrics.render(
                 openConnections: serverState().openConnections, caches: caches.counts, disk: diskCache?.metrics, originExchanges: origin.exchangeSlots)
             var response = HTTPResponse.makeText(.ok, text, trailingNewline: false)
-            response.headers["Content-Type"] = "text/plain; version=0.0.4; charset=utf-8"
+            response.headers[.contentType] = "text/plain; version=0.0.4; charset=utf-8"
             return .answered(RouteResponse(route: .metrics, response: response))
         case .subtitle(let url):
             return .work(.subtitle(url))
@@ -236,7 +236,7 @@ public final class ProxyHandler: Sendable {
     private static func errorOutcome(_ error: any Error) -> RouteResponse {
         if let error = error as? HTTPStatusError {
             var response = HTTPResponse.makeError(error.status, error.reason)
-            if case OriginError.overloaded = error { response.headers.add("Retry-After", "1") }
+            if case OriginError.overloaded = error { response.headers.add(.retryAfter, "1") }
             return RouteResponse(route: .error, response: response)
         }
         return RouteResponse(route: .error, response: .makeError(.internalServerError, "internal error"))
@@ -264,7 +264,7 @@ public final class ProxyHandler: Sendable {
 
     private func redirect(to location: OriginLocation) -> RouteResponse {
         var headers = HTTPHeaders(reservingCapacity: HTTPResponse.fieldCapacity)
-        location.withBytes { headers.add("Location", bytes: $0) }
+        location.withBytes { headers.add(.location, bytes: $0) }
         return RouteResponse(route: .redirect, response: HTTPResponse(status: .found, headers: headers))
     }
 }

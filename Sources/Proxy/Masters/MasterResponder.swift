@@ -30,8 +30,8 @@ struct MasterResponder: Sendable {
         } catch {
             // Not a master (a variant's media playlist, or not a playlist at all): hand it on untouched.
             var headers = HTTPHeaders()
-            headers["Content-Type"] = fetched.contentType ?? MediaType.forPath(target.proxyPath)
-            headers["Cache-Control"] = cacheControl
+            headers[.contentType] = fetched.contentType ?? MediaType.forPath(target.proxyPath)
+            headers[.cacheControl] = cacheControl
             let route: ProxyRoute = (try? Playlist.parse(fetched.body)) == nil ? .passthrough : .playlist
             logger.debug("classified body", [
                 ("path", target.proxyPath), ("set", set.name),

@@ -68,7 +68,7 @@ struct OriginFetcher: Sendable {
             throw error
         }
         let elapsed = Self.milliseconds(started.duration(to: .now))
-        let fetched = FetchedBody(status: response.status, body: response.body, finalURL: response.finalURL, contentType: response.headers["Content-Type"])
+        let fetched = FetchedBody(status: response.status, body: response.body, finalURL: response.finalURL, contentType: response.headers[.contentType])
         logger.debug("origin fetch", [
             ("url", ProxyLogger.redactedURL(url)), ("kind", kind), ("status", String(response.status)),
             ("ms", Self.debugMilliseconds(elapsed)), ("bytes", String(response.body.count)),
@@ -206,7 +206,7 @@ struct OriginFetcher: Sendable {
         logger.debug("origin fetch", [
             ("url", ProxyLogger.redactedURL(target.url)), ("kind", "segment"), ("status", String(stream.status)),
             ("ms", Self.debugMilliseconds(elapsed)), ("bytes", stream.bodyLength.map(String.init) ?? "unknown"),
-        ] + (everyHopHeaders["Range"].map { [("range", $0)] } ?? []))
+        ] + (everyHopHeaders[.range].map { [("range", $0)] } ?? []))
         if stream.status >= 500 {
             stream.cancel()
             throw Self.originFailure(stream.status, what: "resource")

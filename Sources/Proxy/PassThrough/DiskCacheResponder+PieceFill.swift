@@ -23,7 +23,7 @@ extension DiskCacheResponder {
     /// it as it is written; nil leaves the stream to be relayed as usual.
     func startPieceFill(_ stream: OriginStream, target: OriginTarget, request: HTTPRequest, fields: HTTPHeaders) throws -> HTTPResponse? {
         guard request.method == .get, stream.status == 206,
-              let range = fields["Content-Range"].flatMap(ByteRangeRequest.contentRange), let total = range.length else { return nil }
+              let range = fields[.contentRange].flatMap(ByteRangeRequest.contentRange), let total = range.length else { return nil }
         let key = self.key(target, request: request)
         guard let reader = storePiece(stream, target: target, key: key, first: range.first, last: range.last, objectLength: total, fields: fields) else { return nil }
         let count = range.last - range.first + 1
@@ -47,8 +47,8 @@ extension DiskCacheResponder {
             return nil
         }
         var stored: [(name: String, value: String)] = []
-        for name in PassThroughResponder.passedOnFields where name != "Content-Range" {
-            for value in fields.values(name) { stored.append((name, value)) }
+        for name in PassThroughResponder.passedOnFields where name != .contentRange {
+            for value in fields.values(name) { stored.append((name.text, value)) }
         }
         let entry = DiskCacheEntry(key: key, length: count, fields: stored, piece: DiskCachePlacement(offset: first, objectLength: objectLength))
         guard let fill = cache.beginFill(entry) else {
@@ -68,8 +68,8 @@ extension DiskCacheResponder {
     /// Why an origin 206 of `count` bytes is not stored as a piece, or nil when it may be.
     static func pieceFillRefusal(_ stream: OriginStream, count: Int, fields: HTTPHeaders) -> String? {
         if let length = stream.bodyLength, length != count { return "body length is not the range's" }
-        if fields.contains("Content-Encoding") { return "content-encoded" }
-        if fields.values("Cache-Control").contains(where: { $0.lowercased().contains("no-store") }) { return "no-store" }
+        if fields.contains(.contentEncoding) { return "content-encoded" }
+        if fields.values(.cacheControl).contains(where: { $0.lowercased().contains("no-store") }) { return "no-store" }
         return nil
     }
 
@@ -78,8 +78,8 @@ extension DiskCacheResponder {
     /// the new whole body instead of a range of other bytes (RFC 9110 §13.1.5).
     func fetchMissingRange(_ lower: Int, _ upper: Int, of version: DiskCacheEntry, target: OriginTarget, request: HTTPRequest) async throws -> (OriginStream, Double) {
         var headers = HTTPHeaders()
-        headers["Range"] = "bytes=\(lower)-\(upper)"
-        if let validator = version.validator { headers["If-Range"] = validator }
+        headers[.range] = "bytes=\(lower)-\(upper)"
+        if let validator = version.validator { headers[.ifRange] = validator }
         return try await fetcher.openStream(target, method: .get, everyHopHeaders: headers, request: request)
     }
 
@@ -88,11 +88,11 @@ extension DiskCacheResponder {
     /// that is not encoded. Anything else must not be joined to stored bytes.
     static func isRange(_ stream: OriginStream, lower: Int, upper: Int, of version: DiskCacheEntry) -> Bool {
         guard stream.status == 206, let validator = version.validator,
-              let range = stream.headers["Content-Range"].flatMap(ByteRangeRequest.contentRange),
+              let range = stream.headers[.contentRange].flatMap(ByteRangeRequest.contentRange),
               range.first == lower, range.last == upper, range.length == version.objectLength,
               stream.bodyLength.map({ $0 == upper - lower + 1 }) ?? true,
-              !stream.headers.contains("Content-Encoding") else { return false }
-        let fields = ["ETag", "Last-Modified"].compactMap { name in stream.headers[name].map { (name: name, value: $0) } }
+              !stream.headers.contains(.contentEncoding) else { return false }
+        let fields = [HTTPFieldName.etag, .lastModified].compactMap { name in stream.headers[name].map { (name: name.text, value: $0) } }
         return DiskCacheEntry.validator(in: fields) == validator
     }
 

@@ -119,7 +119,7 @@ struct DiskCacheResponder: Sendable {
         }
         guard let length = stream.bodyLength else { return nil }
         var stored: [(name: String, value: String)] = []
-        for name in PassThroughResponder.passedOnFields { for value in fields.values(name) { stored.append((name, value)) } }
+        for name in PassThroughResponder.passedOnFields { for value in fields.values(name) { stored.append((name.text, value)) } }
         let key = self.key(target, request: request)
         guard let fill = cache.beginFill(DiskCacheEntry(key: key, length: length, fields: stored)) else {
             logger.debug("disk cache", [("url", ProxyLogger.redactedURL(target.url)), ("cache", "not filled: over budget or already filling")])
@@ -139,8 +139,8 @@ struct DiskCacheResponder: Sendable {
         if rangeForwarded { return "range forwarded" }
         if stream.status != 200 { return "origin status \(stream.status)" }
         if stream.bodyLength == nil { return "no declared length" }
-        if fields.contains("Content-Range") { return "origin sent Content-Range" }
-        if fields.values("Cache-Control").contains(where: { $0.lowercased().contains("no-store") }) { return "no-store" }
+        if fields.contains(.contentRange) { return "origin sent Content-Range" }
+        if fields.values(.cacheControl).contains(where: { $0.lowercased().contains("no-store") }) { return "no-store" }
         return nil
     }
 }

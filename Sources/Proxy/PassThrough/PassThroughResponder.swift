@@ -11,8 +11,8 @@ struct PassThroughResponder: Sendable {
 
     /// Origin fields a pass-through response carries on (RFC 9110 §8, §13.3); Content-Length is the
     /// server's to write from the body's length.
-    static let passedOnFields = [
-        "Content-Type", "ETag", "Last-Modified", "Accept-Ranges", "Content-Range", "Cache-Control", "Expires", "Content-Encoding",
+    static let passedOnFields: [HTTPFieldName] = [
+        .contentType, .etag, .lastModified, .acceptRanges, .contentRange, .cacheControl, .expires, .contentEncoding,
     ]
 
     /// Mode `proxy`: streams the origin's answer through with the mount's headers. A single Range is
@@ -35,13 +35,13 @@ struct PassThroughResponder: Sendable {
         // Range and If-Range carry nothing private and follow redirects; the mount's fields are bound
         // to its origin by `OriginFetcher.openStream`.
         var headers = HTTPHeaders()
-        let range = request.headers["Range"]
+        let range = request.headers[.range]
         if !looksLikePlaylist, let range, ByteRangeRequest.isForwardable(range) {
-            headers["Range"] = range
-            if let validator = request.headers["If-Range"] { headers["If-Range"] = validator }
+            headers[.range] = range
+            if let validator = request.headers[.ifRange] { headers[.ifRange] = validator }
         }
         let (stream, elapsed) = try await fetcher.openStream(target, method: request.method, everyHopHeaders: headers, request: request)
-        let answer = try await respond(stream, target: target, request: request, rangeForwarded: headers["Range"] != nil, originMilliseconds: elapsed)
+        let answer = try await respond(stream, target: target, request: request, rangeForwarded: headers[.range] != nil, originMilliseconds: elapsed)
         if let diskCache, diskCache.isCacheable(target, request: request) { diskCache.cache.record { $0.misses += 1 } }
         return answer
     }
@@ -51,10 +51,10 @@ struct PassThroughResponder: Sendable {
     static func passedOnHeaders(_ stream: OriginStream, target: OriginTarget) -> HTTPHeaders {
         var responseHeaders = HTTPHeaders()
         for name in Self.passedOnFields {
-            for value in stream.headers.values(name) { responseHeaders.add(name: name, value: value) }
+            for value in stream.headers.values(name) { responseHeaders.add(name, value) }
         }
-        if !responseHeaders.contains("Content-Type") {
-            responseHeaders["Content-Type"] = MediaType.forPath(target.proxyPath)
+        if !responseHeaders.contains(.contentType) {
+            responseHeaders[.contentType] = MediaType.forPath(target.proxyPath)
         }
         return responseHeaders
     }
@@ -64,13 +64,13 @@ struct PassThroughResponder: Sendable {
     func respond(_ stream: OriginStream, target: OriginTarget, request: HTTPRequest, rangeForwarded: Bool, originMilliseconds elapsed: Double) async throws -> RouteResponse {
         let responseHeaders = Self.passedOnHeaders(stream, target: target)
         let status = HTTPStatus(code: stream.status)
-        let isPlaylist = Self.isPlaylistPath(target.proxyPath) || (responseHeaders["Content-Type"]?.lowercased().contains("mpegurl") ?? false)
+        let isPlaylist = Self.isPlaylistPath(target.proxyPath) || (responseHeaders[.contentType]?.lowercased().contains("mpegurl") ?? false)
         if isPlaylist, request.method == .get, (200..<300).contains(stream.status), stream.status != 206 {
             let body = try await Self.collect(stream, limit: config.limits.maxPlaylistBytes)
             let relocated = MasterRelocation(router: router, mounts: config.mounts).proxyingAbsoluteURIs(body, mount: target.mount)
             var headers = responseHeaders
-            headers.remove("Content-Range")
-            headers.remove("ETag")  // the bytes may differ from the origin's
+            headers.remove(.contentRange)
+            headers.remove(.etag)  // the bytes may differ from the origin's
             let response = HTTPResponse(status: status, headers: headers, bytes: relocated)
             return RouteResponse(route: .proxy, response: response, originMilliseconds: elapsed)
         }
@@ -102,19 +102,19 @@ struct PassThroughResponder: Sendable {
         var skip = 0
         var take = length
         var status = status
-        if status == .ok, let length, let range = request.headers["Range"] {
-            headers["Accept-Ranges"] = headers["Accept-Ranges"] ?? "bytes"
+        if status == .ok, let length, let range = request.headers[.range] {
+            headers[.acceptRanges] = headers[.acceptRanges] ?? "bytes"
             switch ByteRangeRequest.outcome(header: range, length: length) {
             case .whole:
                 break
             case .partial(let lower, let upper):
                 status = .partialContent
-                headers["Content-Range"] = "bytes \(lower)-\(upper)/\(length)"
+                headers[.contentRange] = "bytes \(lower)-\(upper)/\(length)"
                 skip = lower
                 take = upper - lower + 1
             case .unsatisfiable:
                 stream.cancel()
-                headers["Content-Range"] = "bytes */\(length)"
+                headers[.contentRange] = "bytes */\(length)"
                 return HTTPResponse(status: .rangeNotSatisfiable, headers: headers, body: .empty)
             }
         }
@@ -171,6 +171,6 @@ struct PassThroughResponder: Sendable {
 extension HTTPHeaders {
     /// The origin's declared Content-Length (for HEAD, where no body framing carries it).
     func contentLength(of stream: OriginStream) -> Int? {
-        stream.headers["Content-Length"].flatMap(OriginStream.contentLength)
+        stream.headers[.contentLength].flatMap(OriginStream.contentLength)
     }
 }
