@@ -23,50 +23,87 @@ extension HTTPFieldName: Equatable {
     }
 }
 
-// MARK: - Names (RFC 9110 unless noted)
+// MARK: - Names
 
 extension HTTPFieldName {
+    /// RFC 9110 §12.5.1.
     public static let accept = HTTPFieldName("Accept")
+    /// RFC 9110 §12.5.3.
     public static let acceptEncoding = HTTPFieldName("Accept-Encoding")
+    /// RFC 9110 §14.3.
     public static let acceptRanges = HTTPFieldName("Accept-Ranges")
+    /// RFC 9110 §10.2.1.
     public static let allow = HTTPFieldName("Allow")
-    public static let cacheControl = HTTPFieldName("Cache-Control")  // RFC 9111 §5.2
+    /// RFC 9111 §5.2.
+    public static let cacheControl = HTTPFieldName("Cache-Control")
+    /// RFC 9110 §7.6.1.
     public static let connection = HTTPFieldName("Connection")
+    /// RFC 9110 §8.4.
     public static let contentEncoding = HTTPFieldName("Content-Encoding")
+    /// RFC 9110 §8.6.
     public static let contentLength = HTTPFieldName("Content-Length")
+    /// RFC 9110 §14.4.
     public static let contentRange = HTTPFieldName("Content-Range")
+    /// RFC 9110 §8.3.
     public static let contentType = HTTPFieldName("Content-Type")
+    /// RFC 9110 §8.8.3.
     public static let etag = HTTPFieldName("ETag")
+    /// RFC 9110 §10.1.1.
     public static let expect = HTTPFieldName("Expect")
-    public static let expires = HTTPFieldName("Expires")  // RFC 9111 §5.3
+    /// RFC 9111 §5.3.
+    public static let expires = HTTPFieldName("Expires")
+    /// RFC 9110 §7.2.
     public static let host = HTTPFieldName("Host")
+    /// RFC 9110 §13.1.2.
     public static let ifNoneMatch = HTTPFieldName("If-None-Match")
+    /// RFC 9110 §13.1.5.
     public static let ifRange = HTTPFieldName("If-Range")
-    public static let keepAlive = HTTPFieldName("Keep-Alive")  // RFC 9112 §C.2.2, obsolete but still sent
+    /// HTTP/1.0's connection field, hop-by-hop (RFC 9110 §7.6.1).
+    public static let keepAlive = HTTPFieldName("Keep-Alive")
+    /// RFC 9110 §8.8.2.
     public static let lastModified = HTTPFieldName("Last-Modified")
+    /// RFC 9110 §10.2.2.
     public static let location = HTTPFieldName("Location")
-    public static let origin = HTTPFieldName("Origin")  // RFC 6454 §7
+    /// RFC 6454 §7.
+    public static let origin = HTTPFieldName("Origin")
+    /// RFC 9110 §11.7.1.
     public static let proxyAuthenticate = HTTPFieldName("Proxy-Authenticate")
+    /// RFC 9110 §11.7.2.
     public static let proxyAuthorization = HTTPFieldName("Proxy-Authorization")
-    public static let proxyConnection = HTTPFieldName("Proxy-Connection")  // never standard, still sent
+    /// Never standard, still sent; hop-by-hop.
+    public static let proxyConnection = HTTPFieldName("Proxy-Connection")
+    /// RFC 9110 §14.2.
     public static let range = HTTPFieldName("Range")
+    /// RFC 9110 §10.2.3.
     public static let retryAfter = HTTPFieldName("Retry-After")
+    /// RFC 9110 §10.1.4.
     public static let te = HTTPFieldName("TE")
+    /// RFC 9110 §6.6.2.
     public static let trailer = HTTPFieldName("Trailer")
+    /// RFC 9112 §6.1.
     public static let transferEncoding = HTTPFieldName("Transfer-Encoding")
+    /// RFC 9110 §7.8.
     public static let upgrade = HTTPFieldName("Upgrade")
+    /// RFC 9110 §10.1.5.
     public static let userAgent = HTTPFieldName("User-Agent")
+    /// RFC 9110 §12.5.5.
     public static let vary = HTTPFieldName("Vary")
 }
 
-// MARK: - CORS (Fetch standard §3.2.3)
+// MARK: - CORS (the Fetch standard)
 
 extension HTTPFieldName {
+    /// Fetch §3.2.3.
     public static let accessControlAllowHeaders = HTTPFieldName("Access-Control-Allow-Headers")
+    /// Fetch §3.2.3.
     public static let accessControlAllowMethods = HTTPFieldName("Access-Control-Allow-Methods")
+    /// Fetch §3.2.3.
     public static let accessControlAllowOrigin = HTTPFieldName("Access-Control-Allow-Origin")
+    /// Fetch §3.2.3.
     public static let accessControlExposeHeaders = HTTPFieldName("Access-Control-Expose-Headers")
+    /// Fetch §3.2.3.
     public static let accessControlMaxAge = HTTPFieldName("Access-Control-Max-Age")
+    /// Fetch §3.2.2.
     public static let accessControlRequestHeaders = HTTPFieldName("Access-Control-Request-Headers")
 }
 

@@ -31,7 +31,7 @@ struct CORSPolicy: Sendable {
         return origin
     }
 
-    /// Adds the CORS fields that depend on the request (handlers never set them, so they are appended,
+    /// Adds the CORS fields that depend on the request (responders never set them, so they are appended,
     /// not replaced). With any origin allowed there are none: `fixedFields` holds them.
     func decorate(_ response: inout HTTPResponse, request: HTTPRequest) {
         guard !allowsAnyOrigin else { return }
