@@ -73,7 +73,9 @@ public final class ProxyHandler: Sendable {
             config: config, fetcher: fetcher, timelines: caches.timelines, timestamps: caches.timestamps, logger: logger)
         self.subtitles = SubtitleResponder(
             config: config, router: router,
-            cues: SubtitleCueLoader(config: config, caches: caches, fetcher: fetcher, timelines: timelines, logger: logger, metrics: metrics),
+            cues: SubtitleCueLoader(
+                config: config, documents: caches.subtitles, loads: caches.subtitleLoads, fetcher: fetcher, timelines: timelines,
+                logger: logger, metrics: metrics),
             timelines: timelines, cacheControl: "max-age=\(ConfigSeconds.maxAge(config.cache.subtitleTTL))")
         self.passThrough = PassThroughResponder(
             config: config, router: router, fetcher: fetcher,

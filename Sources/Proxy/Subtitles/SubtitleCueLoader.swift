@@ -5,7 +5,10 @@ import HTTPServer
 /// Subtitle tracks' cues, loaded from their sources once for every request that wants them.
 struct SubtitleCueLoader: Sendable {
     let config: ProxyConfig
-    let caches: ProxyCaches
+    /// Subtitle documents after conversion, offset and timestamp mapping.
+    let documents: MemoryCache<SubtitleTrackCues>
+    /// Loads in flight or in use, so one source is parsed once for all its requests.
+    let loads: SubtitleTrackLoads
     let fetcher: OriginFetcher
     let timelines: VideoTimelineReader
     let logger: ProxyLogger
@@ -21,15 +24,15 @@ struct SubtitleCueLoader: Sendable {
     /// cached empty.
     func cues(set: SubtitleSet, track: TrackConfig, master: OriginTarget, request: HTTPRequest) async throws -> SubtitleTrackCues {
         let key = MemoryCacheKey.make(master.url, target: master, request: request, qualifiers: [set.name, track.id])
-        if let hit = caches.subtitles.value(for: key) { return hit }
-        return try await caches.subtitleLoads.cues(for: key) { [self] in
+        if let hit = documents.value(for: key) { return hit }
+        return try await loads.cues(for: key) { [self] in
             // A load that finished between the lookup above and this one left its document in the cache.
-            if let hit = caches.subtitles.value(for: key, countingMiss: false) { return hit }
+            if let hit = documents.value(for: key, countingMiss: false) { return hit }
             let cues = try await loadTrack(set: set, track: track, master: master, request: request)
             let ttl = cues.isFallback ? min(config.cache.fallbackTTL, config.cache.subtitleTTL) : config.cache.subtitleTTL
             // Twice the cues' size: the WebVTT files made from them are kept with them (about as large).
             let cost = 2 * (256 + cues.document.cues.reduce(0) { $0 + 48 + $1.payload.reduce(0) { $0 + $1.utf8.count } })
-            caches.subtitles.store(cues, for: key, cost: cost, ttl: ConfigSeconds.duration(ttl))
+            documents.store(cues, for: key, cost: cost, ttl: ConfigSeconds.duration(ttl))
             return cues
         }
     }
