@@ -29,6 +29,6 @@ import Testing
         ("/a.m3u8/b", false), ("/a/b.m3u8?x=1", true), ("/a/b%2Em3u8", true), ("/a/bm3u8", false), ("", false),
     ])
     func playlistPathsAreToldByExtension(path: String, expected: Bool) {
-        #expect(ProxyHandler.isPlaylistPath(path) == expected)
+        #expect(PassThroughResponder.isPlaylistPath(path) == expected)
     }
 }

@@ -1,3 +1,5 @@
+import HTTPServer
+
 extension DiskCacheEntry {
     /// Piece files end in this; temp files add `.tmp.<n>` to it.
     static let pieceSuffix = ".piece"
@@ -20,8 +22,8 @@ extension DiskCacheEntry {
         func value(_ name: String) -> String? {
             fields.first { $0.name.lowercased() == name.lowercased() }?.value
         }
-        if let etag = value("ETag"), etag.hasPrefix("\"") { return etag }
-        return value("Last-Modified")
+        if let etag = value(HTTPFieldName.etag.text), etag.hasPrefix("\"") { return etag }
+        return value(HTTPFieldName.lastModified.text)
     }
 
     /// Whether two stored bodies are known to be bytes of the same version of one object, so ranges of

@@ -42,7 +42,7 @@ extension OriginClient {
             }
             guard body.count <= cap else { throw .tooLarge(limit: cap) }
         }
-        let headers: HTTPHeaders = ["Content-Length": String(request.method == .head ? size : body.count)]
+        let headers: HTTPHeaders = [HTTPFieldName.contentLength.text: String(request.method == .head ? size : body.count)]
         return OriginResponse(status: 200, headers: headers, body: body, finalURL: url.string)
     }
 }

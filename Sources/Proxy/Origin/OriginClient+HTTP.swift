@@ -24,7 +24,7 @@ extension OriginClient {
         _ hop: Hop, request: OriginRequest, acceptEncoding: String
     ) throws(OriginError) -> (request: HTTPClientRequest, remaining: Duration) {
         var headers = makeRequestHeaders(hop.headers)
-        headers.add("Accept-Encoding", acceptEncoding)
+        headers.add(.acceptEncoding, acceptEncoding)
         let clientRequest = try makeClientRequest(hop.url, method: request.method, headers: headers, addresses: hop.addresses)
         let deadline = hop.deadline
         let remaining = deadline - ContinuousClock.now
@@ -52,14 +52,14 @@ extension OriginClient {
         }
         var responseHeaders = OriginClient.removingHopByHopFields(response.headers)
         var body = response.body
-        if let coding = responseHeaders["Content-Encoding"]?.lowercased(), coding != "identity", request.method != .head {
+        if let coding = responseHeaders[.contentEncoding]?.lowercased(), coding != "identity", request.method != .head {
             guard coding == "gzip" || coding == "x-gzip" else { throw .badResponse("unsupported Content-Encoding") }
             // The body may legitimately be empty (204, 304); there is nothing to decode then.
             if !body.isEmpty {
                 body = try GzipDecoder.decode(body, maxOutputBytes: request.maxBodyBytes)
             }
-            responseHeaders.remove("Content-Encoding")
-            responseHeaders.remove("Content-Length")
+            responseHeaders.remove(.contentEncoding)
+            responseHeaders.remove(.contentLength)
         }
         return OriginResponse(status: response.status, headers: responseHeaders, body: body, finalURL: url.string)
     }

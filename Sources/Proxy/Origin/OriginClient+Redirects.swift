@@ -30,7 +30,7 @@ extension OriginClient {
             if Task.isCancelled { throw .cancelled }
             let response = try await send(hop)
             guard request.followRedirects, OriginClient.redirectStatuses.contains(response.status),
-                  let location = response.headers["Location"] else {
+                  let location = response.headers[.location] else {
                 return (response, targets)
             }
             response.discard()

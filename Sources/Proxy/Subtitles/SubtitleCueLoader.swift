@@ -2,7 +2,18 @@ import Foundation
 import HLS
 import HTTPServer
 
-extension ProxyHandler {
+/// Subtitle tracks' cues, loaded from their sources once for every request that wants them.
+struct SubtitleCueLoader: Sendable {
+    let config: ProxyConfig
+    /// Subtitle documents after conversion, offset and timestamp mapping.
+    let documents: MemoryCache<SubtitleTrackCues>
+    /// Loads in flight or in use, so one source is parsed once for all its requests.
+    let loads: SubtitleTrackLoads
+    let fetcher: OriginFetcher
+    let timelines: VideoTimelineReader
+    let logger: ProxyLogger
+    let metrics: ProxyMetrics
+
     /// The track's cues as WebVTT: fetched, converted (SRT, MP4 text), shifted by the track offset, and
     /// mapped to the video's timeline with X-TIMESTAMP-MAP. A missing, empty or broken source becomes a
     /// valid empty track with a warning: a broken subtitle never breaks playback (SPEC). That fallback is
@@ -11,17 +22,17 @@ extension ProxyHandler {
     /// Concurrent requests for one track share one fetch and parse, and one document while they hold it.
     /// Load shedding is not a broken source: `OriginError.overloaded` is thrown (503), never served or
     /// cached empty.
-    func subtitleCues(set: SubtitleSet, track: TrackConfig, master: OriginTarget, request: HTTPRequest) async throws -> SubtitleTrackCues {
-        let key = memoryCacheKey(master.url, target: master, request: request, qualifiers: [set.name, track.id])
-        if let hit = caches.subtitles.value(for: key) { return hit }
-        return try await caches.subtitleLoads.cues(for: key) { [self] in
+    func cues(set: SubtitleSet, track: TrackConfig, master: OriginTarget, request: HTTPRequest) async throws -> SubtitleTrackCues {
+        let key = MemoryCacheKey.make(master.url, target: master, request: request, qualifiers: [set.name, track.id])
+        if let hit = documents.value(for: key) { return hit }
+        return try await loads.cues(for: key) { [self] in
             // A load that finished between the lookup above and this one left its document in the cache.
-            if let hit = caches.subtitles.value(for: key, countingMiss: false) { return hit }
+            if let hit = documents.value(for: key, countingMiss: false) { return hit }
             let cues = try await loadTrack(set: set, track: track, master: master, request: request)
             let ttl = cues.isFallback ? min(config.cache.fallbackTTL, config.cache.subtitleTTL) : config.cache.subtitleTTL
             // Twice the cues' size: the WebVTT files made from them are kept with them (about as large).
             let cost = 2 * (256 + cues.document.cues.reduce(0) { $0 + 48 + $1.payload.reduce(0) { $0 + $1.utf8.count } })
-            caches.subtitles.store(cues, for: key, cost: cost, ttl: ConfigSeconds.duration(ttl))
+            documents.store(cues, for: key, cost: cost, ttl: ConfigSeconds.duration(ttl))
             return cues
         }
     }
@@ -68,7 +79,7 @@ extension ProxyHandler {
         } else if let kept = document.timestampMap {
             logger.debug("timestamp map", [("track", track.id), ("mpegts", String(kept.mpegts)), ("source", "kept from the subtitle source")])
         } else {
-            let start = try await presentationStart(master, request: request)
+            let start = try await timelines.presentationStart(master, request: request)
             if let ticks = start.ticks {
                 document = document.settingTimestampMap(TimestampMap(mpegts: ticks, local: 0), keepExisting: true)
             }
@@ -88,7 +99,7 @@ extension ProxyHandler {
             throw SubtitleSourceFailure(reason: "bad_source", detail: "source URI does not resolve")
         }
         if url.hasPrefix("file:") {
-            guard mayFetchDerived(url, master: master) else {
+            guard fetcher.mayFetchDerived(url, master: master) else {
                 throw SubtitleSourceFailure(reason: "bad_source", detail: "source leaves the mount")
             }
         }
@@ -96,7 +107,7 @@ extension ProxyHandler {
         do {
             // An absolute source URL in the config is the operator's; a relative one follows the master's host.
             let operatorNamed = URLReference.origin(of: track.source) != nil
-            (fetched, _) = try await fetch(
+            (fetched, _) = try await fetcher.fetch(
                 url, kind: "subtitle", maxBytes: config.limits.maxSubtitleBytes, mount: master.mount, request: request,
                 operatorNamed: operatorNamed)
         } catch let shed as OriginError where shed.isShed {
@@ -150,46 +161,6 @@ extension ProxyHandler {
             if start == Array("WEBVTT".utf8) { return .webvtt }
             if body.count >= 8, Array(body[4..<8]) == Array("ftyp".utf8) { return .mp4 }
             return .srt
-        }
-    }
-
-    /// The first presentation timestamp of the master's first variant's first segment, 90 kHz ticks;
-    /// nil when it cannot be had, `transient` when that was an origin's error status or a failed fetch
-    /// (the next try may succeed) rather than the video (no segment, not TS or fragmented MP4).
-    /// Throws only `OriginError.overloaded`.
-    /// `source` says, for debug lines, where the value came from or why there is none (URLs redacted).
-    func presentationStart(_ master: OriginTarget, request: HTTPRequest) async throws -> (ticks: Int64?, transient: Bool, source: String) {
-        let key = memoryCacheKey(master.url, target: master, request: request)
-        if let hit = caches.timestamps.value(for: key) { return (hit, false, "read earlier from the video's first segment (cached)") }
-        let (found, timelineFailed) = try await videoTimeline(master, request: request)
-        guard let timeline = found else { return (nil, timelineFailed, "none: the master's first variant could not be read") }
-        guard let segmentURL = timeline.firstSegmentURL else { return (nil, false, "none: the first variant has no segment") }
-        guard mayFetchDerived(segmentURL, master: master) else { return (nil, false, "none: the first segment's host may not be fetched") }
-        let shownURL = logger.isEnabled(.debug) ? ProxyLogger.redactedURL(segmentURL) : ""
-        do {
-            let limit = config.limits.maxProxyBodyBytes
-            let (segment, _) = try await fetch(segmentURL, kind: "segment", maxBytes: limit, mount: master.mount, request: request)
-            guard (200..<300).contains(segment.status) else { return (nil, true, "none: segment \(shownURL) answered \(segment.status)") }
-            let ticks: Int64
-            let source: String
-            if let initURL = timeline.initSegmentURL, mayFetchDerived(initURL, master: master) {
-                let (initSegment, _) = try await fetch(initURL, kind: "segment", maxBytes: limit, mount: master.mount, request: request)
-                guard (200..<300).contains(initSegment.status) else { return (nil, true, "none: init segment answered \(initSegment.status)") }
-                ticks = try FragmentedMP4Reader.firstPTS(initSegment: initSegment.body, mediaSegment: segment.body)
-                source = "read from segment \(shownURL) as fMP4 tfdt"
-            } else {
-                ticks = try MPEGTSReader.firstPTS(segment.body)
-                source = "read from segment \(shownURL) as MPEG-TS PES PTS"
-            }
-            caches.timestamps.store(ticks, for: key, cost: 64, ttl: ConfigSeconds.duration(config.cache.subtitleTTL))
-            return (ticks, false, source)
-        } catch let shed as OriginError where shed.isShed {
-            throw shed
-        } catch {
-            logger.log(.warn, "first PTS unavailable; subtitles go without X-TIMESTAMP-MAP", [
-                ("master", master.proxyTarget), ("error", String(describing: error)),
-            ])
-            return (nil, error is OriginError, "none: segment \(shownURL) unreadable (\(type(of: error)))")
         }
     }
 }

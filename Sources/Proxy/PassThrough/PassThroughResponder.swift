@@ -1,74 +1,60 @@
 import HTTPServer
 
-extension ProxyHandler {
+/// Mode `proxy` (SPEC "Classification and actions"): origin answers streamed through with the mount's headers, playlists
+/// re-pointed at the proxy, and with the disk cache on, objects and ranges served from disk first.
+struct PassThroughResponder: Sendable {
+    let config: ProxyConfig
+    let router: RequestRouter
+    let fetcher: OriginFetcher
+    /// The disk-cache path; nil when `cache.disk_directory` is unset or unusable.
+    let diskCache: DiskCacheResponder?
+
     /// Origin fields a pass-through response carries on (RFC 9110 §8, §13.3); Content-Length is the
     /// server's to write from the body's length.
-    static let passedOnFields = [
-        "Content-Type", "ETag", "Last-Modified", "Accept-Ranges", "Content-Range", "Cache-Control", "Expires", "Content-Encoding",
+    static let passedOnFields: [HTTPFieldName] = [
+        .contentType, .etag, .lastModified, .acceptRanges, .contentRange, .cacheControl, .expires, .contentEncoding,
     ]
 
     /// Mode `proxy`: streams the origin's answer through with the mount's headers. A single Range is
     /// forwarded; an origin that ignores it is sliced here. Playlists are read whole so their absolute
     /// origin URIs can be pointed back at the proxy. With the disk cache on, stored objects and ranges
     /// are served from disk first, and only what is missing is asked of the origin.
-    func streamThrough(_ target: OriginTarget, request: HTTPRequest) async throws -> RouteResponse {
-        if let cached = cachedPassThrough(target, request: request) { return cached }
-        if let pieced = try await piecedPassThrough(target, request: request) { return pieced }
+    func serve(_ target: OriginTarget, request: HTTPRequest) async throws -> RouteResponse {
+        if let diskCache {
+            if let cached = diskCache.cachedPassThrough(target, request: request) { return cached }
+            switch try await diskCache.piecedPassThrough(target, request: request) {
+            case .answered(let pieced):
+                return pieced
+            case .originChanged(let stream, let elapsed):
+                return try await respond(stream, target: target, request: request, rangeForwarded: false, originMilliseconds: elapsed)
+            case nil:
+                break
+            }
+        }
         let looksLikePlaylist = Self.isPlaylistPath(target.proxyPath)
         // Range and If-Range carry nothing private and follow redirects; the mount's fields are bound
-        // to its origin by `streamFromOrigin`.
+        // to its origin by `OriginFetcher.openStream`.
         var headers = HTTPHeaders()
-        let range = request.headers["Range"]
+        let range = request.headers[.range]
         if !looksLikePlaylist, let range, ByteRangeRequest.isForwardable(range) {
-            headers["Range"] = range
-            if let validator = request.headers["If-Range"] { headers["If-Range"] = validator }
+            headers[.range] = range
+            if let validator = request.headers[.ifRange] { headers[.ifRange] = validator }
         }
-        let (stream, elapsed) = try await streamFromOrigin(target, method: request.method, everyHopHeaders: headers, request: request)
-        let answer = try await respond(stream, target: target, request: request, rangeForwarded: headers["Range"] != nil, originMilliseconds: elapsed)
-        if isDiskCacheable(target, request: request) { diskCache?.record { $0.misses += 1 } }
+        let (stream, elapsed) = try await fetcher.openStream(target, method: request.method, everyHopHeaders: headers, request: request)
+        let answer = try await respond(stream, target: target, request: request, rangeForwarded: headers[.range] != nil, originMilliseconds: elapsed)
+        if let diskCache, diskCache.isCacheable(target, request: request) { diskCache.cache.record { $0.misses += 1 } }
         return answer
-    }
-
-    /// Opens an origin stream for a pass-through request, timing it for the latency histogram; an
-    /// origin 5xx becomes the proxy's 502. `everyHopHeaders` (Range, If-Range) go on every hop; the
-    /// mount's forwarded and injected fields only to its own origin.
-    func streamFromOrigin(_ target: OriginTarget, method: HTTPMethod, everyHopHeaders: HTTPHeaders, request: HTTPRequest) async throws -> (OriginStream, Double) {
-        var originRequest = makeOriginRequest(
-            target.url, method: method, mount: target.mount, request: request, maxBodyBytes: config.limits.maxProxyBodyBytes)
-        originRequest.everyHopHeaders = everyHopHeaders
-        vetRedirects(&originRequest, embedded: target.mount == nil)
-        let started = ContinuousClock.now
-        let stream: OriginStream
-        do {
-            stream = try await origin.stream(originRequest)
-        } catch {
-            metrics.recordOriginFetch(kind: "segment", seconds: Self.milliseconds(started.duration(to: .now)) / 1000)
-            logOriginFailure(target.url, kind: "segment", started: started, error: error)
-            throw error
-        }
-        let elapsed = Self.milliseconds(started.duration(to: .now))
-        metrics.recordOriginFetch(kind: "segment", seconds: elapsed / 1000)
-        // Streamed: the length is the one declared (time is to the response head), "unknown" when chunked.
-        logger.debug("origin fetch", [
-            ("url", ProxyLogger.redactedURL(target.url)), ("kind", "segment"), ("status", String(stream.status)),
-            ("ms", Self.debugMilliseconds(elapsed)), ("bytes", stream.bodyLength.map(String.init) ?? "unknown"),
-        ] + (everyHopHeaders["Range"].map { [("range", $0)] } ?? []))
-        if stream.status >= 500 {
-            stream.cancel()
-            throw Self.originFailure(stream.status, what: "resource")
-        }
-        return (stream, elapsed)
     }
 
     /// The origin fields passed on to the client, with a Content-Type guessed from the path when the
     /// origin sent none.
-    func passedOnHeaders(_ stream: OriginStream, target: OriginTarget) -> HTTPHeaders {
+    static func passedOnHeaders(_ stream: OriginStream, target: OriginTarget) -> HTTPHeaders {
         var responseHeaders = HTTPHeaders()
         for name in Self.passedOnFields {
-            for value in stream.headers.values(name) { responseHeaders.add(name: name, value: value) }
+            for value in stream.headers.values(name) { responseHeaders.add(name, value) }
         }
-        if !responseHeaders.contains("Content-Type") {
-            responseHeaders["Content-Type"] = Self.contentType(forPath: target.proxyPath)
+        if !responseHeaders.contains(.contentType) {
+            responseHeaders[.contentType] = MediaType.forPath(target.proxyPath)
         }
         return responseHeaders
     }
@@ -76,28 +62,28 @@ extension ProxyHandler {
     /// The answer to the client for an origin stream: a playlist read whole and re-pointed, a complete
     /// object or a range stored while it is relayed, or the stream relayed as is.
     func respond(_ stream: OriginStream, target: OriginTarget, request: HTTPRequest, rangeForwarded: Bool, originMilliseconds elapsed: Double) async throws -> RouteResponse {
-        let responseHeaders = passedOnHeaders(stream, target: target)
+        let responseHeaders = Self.passedOnHeaders(stream, target: target)
         let status = HTTPStatus(code: stream.status)
-        let isPlaylist = Self.isPlaylistPath(target.proxyPath) || (responseHeaders["Content-Type"]?.lowercased().contains("mpegurl") ?? false)
+        let isPlaylist = Self.isPlaylistPath(target.proxyPath) || (responseHeaders[.contentType]?.lowercased().contains("mpegurl") ?? false)
         if isPlaylist, request.method == .get, (200..<300).contains(stream.status), stream.status != 206 {
             let body = try await Self.collect(stream, limit: config.limits.maxPlaylistBytes)
             let relocated = MasterRelocation(router: router, mounts: config.mounts).proxyingAbsoluteURIs(body, mount: target.mount)
             var headers = responseHeaders
-            headers.remove("Content-Range")
-            headers.remove("ETag")  // the bytes may differ from the origin's
+            headers.remove(.contentRange)
+            headers.remove(.etag)  // the bytes may differ from the origin's
             let response = HTTPResponse(status: status, headers: headers, bytes: relocated)
             return RouteResponse(route: .proxy, response: response, originMilliseconds: elapsed)
         }
         var response: HTTPResponse
-        if !isPlaylist, let reader = try startDiskFill(stream, target: target, request: request, rangeForwarded: rangeForwarded, fields: responseHeaders) {
-            response = Self.cachedResponse(reader, request: request)
-        } else if !isPlaylist, let piece = try startPieceFill(stream, target: target, request: request, fields: responseHeaders) {
+        if !isPlaylist, let reader = try diskCache?.startDiskFill(stream, target: target, request: request, rangeForwarded: rangeForwarded, fields: responseHeaders) {
+            response = DiskCacheResponder.cachedResponse(reader, request: request)
+        } else if !isPlaylist, let piece = try diskCache?.startPieceFill(stream, target: target, request: request, fields: responseHeaders) {
             response = piece
         } else {
             response = Self.relayResponse(stream, status: status, headers: responseHeaders, request: request)
         }
-        if let diskCache, isDiskCacheable(target, request: request) {
-            response = Self.counting(response, from: .origin, in: diskCache)
+        if let diskCache, diskCache.isCacheable(target, request: request) {
+            response = DiskCacheResponder.counting(response, from: .origin, in: diskCache.cache)
         }
         return RouteResponse(route: .proxy, response: response, originMilliseconds: elapsed)
     }
@@ -116,19 +102,19 @@ extension ProxyHandler {
         var skip = 0
         var take = length
         var status = status
-        if status == .ok, let length, let range = request.headers["Range"] {
-            headers["Accept-Ranges"] = headers["Accept-Ranges"] ?? "bytes"
+        if status == .ok, let length, let range = request.headers[.range] {
+            headers[.acceptRanges] = headers[.acceptRanges] ?? "bytes"
             switch ByteRangeRequest.outcome(header: range, length: length) {
             case .whole:
                 break
             case .partial(let lower, let upper):
                 status = .partialContent
-                headers["Content-Range"] = "bytes \(lower)-\(upper)/\(length)"
+                headers[.contentRange] = "bytes \(lower)-\(upper)/\(length)"
                 skip = lower
                 take = upper - lower + 1
             case .unsatisfiable:
                 stream.cancel()
-                headers["Content-Range"] = "bytes */\(length)"
+                headers[.contentRange] = "bytes */\(length)"
                 return HTTPResponse(status: .rangeNotSatisfiable, headers: headers, body: .empty)
             }
         }
@@ -185,6 +171,6 @@ extension ProxyHandler {
 extension HTTPHeaders {
     /// The origin's declared Content-Length (for HEAD, where no body framing carries it).
     func contentLength(of stream: OriginStream) -> Int? {
-        stream.headers["Content-Length"].flatMap(OriginStream.contentLength)
+        stream.headers[.contentLength].flatMap(OriginStream.contentLength)
     }
 }

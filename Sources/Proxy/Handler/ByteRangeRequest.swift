@@ -43,18 +43,18 @@ enum ByteRangeRequest {
     /// the status and the bytes `lower ..< lower + count` to send (Content-Range and Accept-Ranges set
     /// in `headers`), or nil for 416 (its `Content-Range: bytes */length` set).
     static func select(_ request: HTTPRequest, length: Int, headers: inout HTTPHeaders) -> (status: HTTPStatus, lower: Int, count: Int)? {
-        if !headers.contains("Accept-Ranges") { headers.add("Accept-Ranges", "bytes") }
+        if !headers.contains(.acceptRanges) { headers.add(.acceptRanges, "bytes") }
         // Most requests have no Range, and then If-Range does not matter either.
-        guard let range = request.headers["Range"] else { return (.ok, 0, length) }
+        guard let range = request.headers[.range] else { return (.ok, 0, length) }
         guard ifRangeHolds(request, for: headers) else { return (.ok, 0, length) }
         switch outcome(header: range, length: length) {
         case .whole:
             return (.ok, 0, length)
         case .partial(let lower, let upper):
-            headers["Content-Range"] = "bytes \(lower)-\(upper)/\(length)"
+            headers[.contentRange] = "bytes \(lower)-\(upper)/\(length)"
             return (.partialContent, lower, upper - lower + 1)
         case .unsatisfiable:
-            headers["Content-Range"] = "bytes */\(length)"
+            headers[.contentRange] = "bytes */\(length)"
             return nil
         }
     }
@@ -62,9 +62,9 @@ enum ByteRangeRequest {
     /// RFC 9110 §13.1.5: a Range with an If-Range is honoured only when the validator matches the
     /// response's own (a strong ETag, or the exact Last-Modified date); otherwise the whole body is sent.
     static func ifRangeHolds(_ request: HTTPRequest, for headers: HTTPHeaders) -> Bool {
-        guard let validator = request.headers["If-Range"] else { return true }
-        if validator.hasPrefix("\"") { return headers["ETag"] == validator }
-        return headers["Last-Modified"] == validator
+        guard let validator = request.headers[.ifRange] else { return true }
+        if validator.hasPrefix("\"") { return headers[.etag] == validator }
+        return headers[.lastModified] == validator
     }
 
     /// Whether a Range header is one single range worth sending upstream; multi-range and malformed

@@ -1,16 +1,22 @@
 import HLS
 import HTTPServer
 
-extension ProxyHandler {
-    static let webVTTContentType = "text/vtt; charset=utf-8"
+/// Synthesized subtitle playlists and WebVTT files (SPEC "Subtitle playlists and files").
+struct SubtitleResponder: Sendable {
+    let config: ProxyConfig
+    let router: RequestRouter
+    let cues: SubtitleCueLoader
+    let timelines: VideoTimelineReader
+    /// `Cache-Control` of synthesized subtitle responses, made once.
+    let cacheControl: String
 
     /// Serves a synthesized subtitle playlist or WebVTT file.
-    func serveSubtitle(_ url: SubtitleURL, request: HTTPRequest) async throws -> RouteResponse {
+    func serve(_ url: SubtitleURL, request: HTTPRequest) async throws -> RouteResponse {
         guard let set = config.subtitleSets.first(where: { $0.name == url.setName }),
               let track = set.tracks.first(where: { $0.id == url.trackID })
         else { throw ProxyError.notFound("no subtitle track \(Sanitized.text(url.setName))/\(Sanitized.text(url.trackID))") }
         let master = try masterTarget(of: url)
-        let (timeline, timelineFailed) = try await videoTimeline(master, request: request)
+        let (timeline, timelineFailed) = try await timelines.videoTimeline(master, request: request)
         switch url.resource {
         case .playlist:
             let body: [UInt8]
@@ -20,7 +26,7 @@ extension ProxyHandler {
             case .single:
                 var duration = timeline?.duration ?? 0
                 if duration <= 0 {
-                    let cues = try await subtitleCues(set: set, track: track, master: master, request: request)
+                    let cues = try await cues.cues(set: set, track: track, master: master, request: request)
                     duration = Double(cues.document.largestEnd) / 1000
                     fromFallback = fromFallback || cues.isFallback
                 }
@@ -30,10 +36,10 @@ extension ProxyHandler {
                 fromFallback = fromFallback || fallback
                 body = SubtitlePlaylistBuilder.segmented(durations: durations, uri: { "\($0).vtt" }, playlistType: timeline?.playlistType ?? "VOD")
             }
-            return RouteResponse(route: .subtitlePlaylist, response: playlistResponse(TaggedBody(body), cacheControl: subtitleCacheControl(fallback: fromFallback)))
+            return RouteResponse(route: .subtitlePlaylist, response: .makePlaylist(TaggedBody(body), cacheControl: cacheControl(fallback: fromFallback)))
         case .segment(let index):
             // Held to the end of the request, so requests arriving meanwhile share this one document.
-            let cues = try await subtitleCues(set: set, track: track, master: master, request: request)
+            let cues = try await cues.cues(set: set, track: track, master: master, request: request)
             let file: TaggedBody
             switch track.mode {
             case .single:
@@ -49,7 +55,7 @@ extension ProxyHandler {
             }
             // A segment cut from fixed windows because the timeline's fetch failed is provisional too.
             let provisional = cues.isFallback || (track.mode == .segmented && timelineFailed)
-            let response = Self.taggedResponse(file, contentType: Self.webVTTContentType, cacheControl: subtitleCacheControl(fallback: provisional))
+            let response = HTTPResponse.makeTagged(file, contentType: MediaType.webVTT, cacheControl: cacheControl(fallback: provisional))
             return RouteResponse(route: .subtitle, response: response)
         }
     }
@@ -57,8 +63,8 @@ extension ProxyHandler {
     /// `max-age` for a synthesized subtitle response: the subtitle TTL, or for one made from the empty
     /// fallback no more than `cache.fallback_ttl_seconds`, so neither the proxy nor a CDN keeps a blank
     /// track long after its source is back.
-    func subtitleCacheControl(fallback: Bool) -> String {
-        guard fallback else { return subtitleCacheControl }
+    func cacheControl(fallback: Bool) -> String {
+        guard fallback else { return cacheControl }
         return "max-age=\(ConfigSeconds.maxAge(min(config.cache.fallbackTTL, config.cache.subtitleTTL)))"
     }
 
@@ -77,58 +83,8 @@ extension ProxyHandler {
         for track: TrackConfig, set: SubtitleSet, master: OriginTarget, timeline: VideoTimeline?, request: HTTPRequest
     ) async throws -> (durations: [Double], fromFallback: Bool) {
         if let timeline, !timeline.durations.isEmpty { return (timeline.durations, false) }
-        let cues = try await subtitleCues(set: set, track: track, master: master, request: request)
+        let cues = try await cues.cues(set: set, track: track, master: master, request: request)
         let durations = SubtitlePlaylistBuilder.fixedWindows(totalDuration: Double(cues.document.largestEnd) / 1000, segmentDuration: track.segmentDuration)
         return (durations, cues.isFallback)
-    }
-
-    /// Segment durations and first segment of the master's first variant; nil when it cannot be had,
-    /// `failed` when an origin's error status or a failed fetch kept it from us (the next try may succeed).
-    /// Throws only `OriginError.overloaded`: a shed fetch says nothing about the video.
-    func videoTimeline(_ master: OriginTarget, request: HTTPRequest) async throws -> (timeline: VideoTimeline?, failed: Bool) {
-        let key = memoryCacheKey(master.url, target: master, request: request)
-        if let hit = caches.timelines.value(for: key) { return (hit, false) }
-        do {
-            let (fetchedMaster, _) = try await cachedPlaylist(master.url, kind: "master", for: master, request: request)
-            guard (200..<300).contains(fetchedMaster.status) else { return (nil, true) }
-            guard let variant = VariantLocator.firstVariantURI(in: fetchedMaster.body),
-                  let variantURL = URLReference.resolve(variant, against: fetchedMaster.finalURL),
-                  mayFetchDerived(variantURL, master: master)
-            else { return (nil, false) }
-            let (fetchedMedia, _) = try await cachedPlaylist(variantURL, kind: "media", for: master, request: request)
-            guard (200..<300).contains(fetchedMedia.status) else { return (nil, true) }
-            let media = try MediaPlaylist.parse(fetchedMedia.body)
-            let first = media.segments.first
-            let timeline = VideoTimeline(
-                durations: media.segments.map(\.duration),
-                playlistType: media.playlistType,
-                firstSegmentURL: first.flatMap { URLReference.resolve($0.uri, against: fetchedMedia.finalURL) },
-                initSegmentURL: first?.mapURI.flatMap { URLReference.resolve($0, against: fetchedMedia.finalURL) }
-            )
-            caches.timelines.store(timeline, for: key, cost: 64 + 8 * timeline.durations.count, ttl: ConfigSeconds.duration(config.cache.subtitleTTL))
-            return (timeline, false)
-        } catch let shed as OriginError where shed.isShed {
-            throw shed
-        } catch {
-            logger.log(.warn, "video timeline unavailable", [("master", master.proxyTarget), ("error", String(describing: error))])
-            return (nil, error is OriginError)
-        }
-    }
-}
-
-/// Finds the first variant of a master without a full parse: the URI line after the first EXT-X-STREAM-INF.
-enum VariantLocator {
-    static func firstVariantURI(in bytes: [UInt8]) -> String? {
-        var sawStreamInf = false
-        for rawLine in bytes.split(omittingEmptySubsequences: true, whereSeparator: { $0 == 0x0A || $0 == 0x0D }) {
-            let line = String(decoding: rawLine, as: UTF8.self).trimmingWhitespace()
-            if line.isEmpty { continue }
-            if line.hasPrefix("#EXT-X-STREAM-INF:") {
-                sawStreamInf = true
-            } else if sawStreamInf, !line.hasPrefix("#") {
-                return String(line)
-            }
-        }
-        return nil
     }
 }

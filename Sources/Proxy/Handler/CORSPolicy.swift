@@ -18,8 +18,8 @@ struct CORSPolicy: Sendable {
         allowsAnyOrigin = allowOrigins.contains("*")
         var fixed = HTTPHeaders()
         if allowsAnyOrigin {
-            fixed.add("Access-Control-Allow-Origin", "*")
-            fixed.add("Access-Control-Expose-Headers", Self.exposedFields)
+            fixed.add(.accessControlAllowOrigin, "*")
+            fixed.add(.accessControlExposeHeaders, Self.exposedFields)
         }
         fixedFields = fixed
     }
@@ -27,30 +27,30 @@ struct CORSPolicy: Sendable {
     /// The Access-Control-Allow-Origin value for a request, or nil when its Origin is not allowed.
     func allowedOrigin(for request: HTTPRequest) -> String? {
         if allowsAnyOrigin { return "*" }
-        guard let origin = request.headers["Origin"], allowOrigins.contains(origin) else { return nil }
+        guard let origin = request.headers[.origin], allowOrigins.contains(origin) else { return nil }
         return origin
     }
 
-    /// Adds the CORS fields that depend on the request (handlers never set them, so they are appended,
+    /// Adds the CORS fields that depend on the request (responders never set them, so they are appended,
     /// not replaced). With any origin allowed there are none: `fixedFields` holds them.
     func decorate(_ response: inout HTTPResponse, request: HTTPRequest) {
         guard !allowsAnyOrigin else { return }
-        response.headers.add("Vary", "Origin")
+        response.headers.add(.vary, "Origin")
         guard let allowed = allowedOrigin(for: request) else { return }
-        response.headers.add("Access-Control-Allow-Origin", allowed)
-        response.headers.add("Access-Control-Expose-Headers", Self.exposedFields)
+        response.headers.add(.accessControlAllowOrigin, allowed)
+        response.headers.add(.accessControlExposeHeaders, Self.exposedFields)
     }
 
     /// Answers an OPTIONS preflight (Fetch standard §3.2.3).
     func preflight(_ request: HTTPRequest) -> HTTPResponse {
         var headers = HTTPHeaders()
-        headers["Allow"] = "GET, HEAD, OPTIONS"
+        headers[.allow] = "GET, HEAD, OPTIONS"
         if allowedOrigin(for: request) != nil {
-            headers["Access-Control-Allow-Methods"] = "GET, HEAD, OPTIONS"
-            if let asked = request.headers["Access-Control-Request-Headers"], Self.isTokenList(asked) {
-                headers["Access-Control-Allow-Headers"] = asked
+            headers[.accessControlAllowMethods] = "GET, HEAD, OPTIONS"
+            if let asked = request.headers[.accessControlRequestHeaders], Self.isTokenList(asked) {
+                headers[.accessControlAllowHeaders] = asked
             }
-            headers["Access-Control-Max-Age"] = "86400"
+            headers[.accessControlMaxAge] = "86400"
         }
         return HTTPResponse(status: .noContent, headers: headers)
     }

@@ -1,6 +1,18 @@
 import HTTPServer
 
-extension ProxyHandler {
+/// Origin access shared by the responders: the fields sent upstream for a mount, fetches timed for the
+/// latency histogram, redirect vetting (SSRF, docs/security.md) and origin playlists through the memory cache.
+struct OriginFetcher: Sendable {
+    let config: ProxyConfig
+    let origin: OriginClient
+    let logger: ProxyLogger
+    let metrics: ProxyMetrics
+    /// Origin playlist bodies (masters and media playlists), short TTL.
+    let playlists: MemoryCache<FetchedBody>
+    let mountDirectories: MountDirectories
+    /// Resolves origin host names for the SSRF address check.
+    let resolver: HostResolver
+
     /// The fields sent upstream for a mount: the client's forwarded headers and the mount's injected
     /// ones. They belong to the mount's own origin only; `makeOriginRequest` binds them to it.
     func upstreamHeaders(mount: Mount, request: HTTPRequest) -> HTTPHeaders {
@@ -56,7 +68,7 @@ extension ProxyHandler {
             throw error
         }
         let elapsed = Self.milliseconds(started.duration(to: .now))
-        let fetched = FetchedBody(status: response.status, body: response.body, finalURL: response.finalURL, contentType: response.headers["Content-Type"])
+        let fetched = FetchedBody(status: response.status, body: response.body, finalURL: response.finalURL, contentType: response.headers[.contentType])
         logger.debug("origin fetch", [
             ("url", ProxyLogger.redactedURL(url)), ("kind", kind), ("status", String(response.status)),
             ("ms", Self.debugMilliseconds(elapsed)), ("bytes", String(response.body.count)),
@@ -113,20 +125,20 @@ extension ProxyHandler {
         }
     }
 
-    /// The SSRF address policy, resolving names with the handler's resolver.
+    /// The SSRF address policy, resolving names with the fetcher's resolver.
     var addressPolicy: OriginAddressPolicy { OriginAddressPolicy(config.embedded, resolver: resolver) }
 
     /// A playlist body from cache or origin, fetched as `target`'s URL form does (its mount's headers);
     /// only successful answers are cached, under a key that names that form.
     func cachedPlaylist(_ url: String, kind: String, for target: OriginTarget, request: HTTPRequest) async throws -> (FetchedBody, Double) {
-        let key = memoryCacheKey(url, target: target, request: request)
-        if let hit = caches.playlists.value(for: key) {
+        let key = MemoryCacheKey.make(url, target: target, request: request)
+        if let hit = playlists.value(for: key) {
             logger.debug("playlist cache", [("url", ProxyLogger.redactedURL(url)), ("kind", kind), ("cache", "memory hit")])
             return (hit, 0)
         }
         let (fetched, elapsed) = try await fetch(url, kind: kind, maxBytes: config.limits.maxPlaylistBytes, mount: target.mount, request: request)
         if (200..<300).contains(fetched.status) {
-            caches.playlists.store(fetched, for: key, cost: fetched.body.count + 256, ttl: ConfigSeconds.duration(config.cache.masterTTL))
+            playlists.store(fetched, for: key, cost: fetched.body.count + 256, ttl: ConfigSeconds.duration(config.cache.masterTTL))
             logger.debug("playlist cache", [("url", ProxyLogger.redactedURL(url)), ("kind", kind), ("cache", "memory miss, stored")])
         } else {
             logger.debug("playlist cache", [
@@ -169,5 +181,42 @@ extension ProxyHandler {
             if case .http(let base) = mount.origin { return URLReference.origin(of: base) == derivedOrigin }
             return false
         }
+    }
+
+    /// Opens an origin stream for a pass-through request, timing it for the latency histogram; an
+    /// origin 5xx becomes the proxy's 502. `everyHopHeaders` (Range, If-Range) go on every hop; the
+    /// mount's forwarded and injected fields only to its own origin.
+    func openStream(_ target: OriginTarget, method: HTTPMethod, everyHopHeaders: HTTPHeaders, request: HTTPRequest) async throws -> (OriginStream, Double) {
+        var originRequest = makeOriginRequest(
+            target.url, method: method, mount: target.mount, request: request, maxBodyBytes: config.limits.maxProxyBodyBytes)
+        originRequest.everyHopHeaders = everyHopHeaders
+        vetRedirects(&originRequest, embedded: target.mount == nil)
+        let started = ContinuousClock.now
+        let stream: OriginStream
+        do {
+            stream = try await origin.stream(originRequest)
+        } catch {
+            metrics.recordOriginFetch(kind: "segment", seconds: Self.milliseconds(started.duration(to: .now)) / 1000)
+            logOriginFailure(target.url, kind: "segment", started: started, error: error)
+            throw error
+        }
+        let elapsed = Self.milliseconds(started.duration(to: .now))
+        metrics.recordOriginFetch(kind: "segment", seconds: elapsed / 1000)
+        // Streamed: the length is the one declared (time is to the response head), "unknown" when chunked.
+        logger.debug("origin fetch", [
+            ("url", ProxyLogger.redactedURL(target.url)), ("kind", "segment"), ("status", String(stream.status)),
+            ("ms", Self.debugMilliseconds(elapsed)), ("bytes", stream.bodyLength.map(String.init) ?? "unknown"),
+        ] + (everyHopHeaders[.range].map { [("range", $0)] } ?? []))
+        if stream.status >= 500 {
+            stream.cancel()
+            throw Self.originFailure(stream.status, what: "resource")
+        }
+        return (stream, elapsed)
+    }
+
+    /// A duration in milliseconds, for the latency histogram and the logs.
+    static func milliseconds(_ duration: Duration) -> Double {
+        let parts = duration.components
+        return Double(parts.seconds) * 1000 + Double(parts.attoseconds) / 1e15
     }
 }

@@ -2,8 +2,9 @@ import HLS
 import HTTPServer
 import Synchronization
 
-/// Answers every request: routes it, runs the action for its class, and turns errors into responses
-/// in one place. Stateless apart from caches, so many instances can run side by side.
+/// Answers every request: plans its route, hands it to the responder for its class, turns errors into
+/// responses in one place, and finishes every response (range, ETag, CORS, metrics, access log).
+/// Stateless apart from caches, so many instances can run side by side.
 public final class ProxyHandler: Sendable {
     let config: ProxyConfig
     let router: RequestRouter
@@ -13,22 +14,19 @@ public final class ProxyHandler: Sendable {
     let caches: ProxyCaches
     /// Pass-through objects and ranges on disk; nil when `cache.disk_directory` is unset.
     let diskCache: DiskCache?
-    /// The directories of directory mounts, held open: files are opened relative to them.
-    let mountDirectories: MountDirectories
     let cors: CORSPolicy
+    let masters: MasterResponder
+    let subtitles: SubtitleResponder
+    let passThrough: PassThroughResponder
+    let files: FileResponder
     /// For each route (by `ProxyRoute.index`), the fields every response of it ends with: the route
     /// field, then the CORS fields that do not depend on the request (and for redirects, which are never
     /// to be stored, `Cache-Control: no-store`). Made once, added in one copy.
     let routeFields: [HTTPHeaders]
-    /// `Cache-Control` values for rewritten masters and synthesized subtitle playlists, made once.
-    let masterCacheControl: String
-    let subtitleCacheControl: String
     /// When shedding was last logged (at most once a second).
     let shedLogged = Mutex<ContinuousClock.Instant?>(nil)
     /// Reports open client connections and whether the server is draining; set by the service.
     let serverState: @Sendable () -> (openConnections: Int, accepting: Bool)
-    /// Resolves origin host names for the SSRF address check (the system resolver, unless a test gives one).
-    let resolver: HostResolver
 
     /// Makes a handler for a validated config.
     public convenience init(
@@ -40,11 +38,12 @@ public final class ProxyHandler: Sendable {
         serverState: @escaping @Sendable () -> (openConnections: Int, accepting: Bool) = { (0, true) }
     ) {
         self.init(config: config, origin: origin, logger: logger, metrics: metrics, resolver: resolver,
-                  diskCache: Self.makeDiskCache(config.cache, logger: logger), serverState: serverState)
+                  diskCache: DiskCacheResponder.makeDiskCache(config.cache, logger: logger), serverState: serverState)
     }
 
     /// Makes a handler that shares a disk cache already open (a reload keeps it: its keys include the
     /// mount's identity, so a changed mount cannot hit another's objects) and starts with empty memory caches.
+    /// `resolver` resolves origin host names for the SSRF address check.
     init(
         config: ProxyConfig,
         origin: OriginClient,
@@ -54,26 +53,43 @@ public final class ProxyHandler: Sendable {
         diskCache: DiskCache?,
         serverState: @escaping @Sendable () -> (openConnections: Int, accepting: Bool)
     ) {
-        self.resolver = resolver
+        let router = RequestRouter(config: config)
+        let caches = ProxyCaches(budget: config.cache.maxBytes)
+        let mountDirectories = MountDirectories(config.mounts)
         self.config = config
-        self.router = RequestRouter(config: config)
+        self.router = router
         self.origin = origin
         self.logger = logger
         self.metrics = metrics
-        self.caches = ProxyCaches(budget: config.cache.maxBytes)
+        self.caches = caches
         self.diskCache = diskCache
-        self.mountDirectories = MountDirectories(config.mounts)
+        let fetcher = OriginFetcher(
+            config: config, origin: origin, logger: logger, metrics: metrics, playlists: caches.playlists,
+            mountDirectories: mountDirectories, resolver: resolver)
+        self.masters = MasterResponder(
+            config: config, router: router, fetcher: fetcher, rewritten: caches.rewritten, logger: logger,
+            cacheControl: "max-age=\(ConfigSeconds.maxAge(config.cache.masterTTL))")
+        let timelines = VideoTimelineReader(
+            config: config, fetcher: fetcher, timelines: caches.timelines, timestamps: caches.timestamps, logger: logger)
+        self.subtitles = SubtitleResponder(
+            config: config, router: router,
+            cues: SubtitleCueLoader(
+                config: config, documents: caches.subtitles, loads: caches.subtitleLoads, fetcher: fetcher, timelines: timelines,
+                logger: logger, metrics: metrics),
+            timelines: timelines, cacheControl: "max-age=\(ConfigSeconds.maxAge(config.cache.subtitleTTL))")
+        self.passThrough = PassThroughResponder(
+            config: config, router: router, fetcher: fetcher,
+            diskCache: diskCache.map { DiskCacheResponder(cache: $0, fetcher: fetcher, logger: logger) })
+        self.files = FileResponder(mountDirectories: mountDirectories)
         let cors = CORSPolicy(allowOrigins: config.cors.allowOrigins)
         self.cors = cors
         self.routeFields = ProxyRoute.allCases.map { route in
             var fields = HTTPHeaders()
-            fields.add("X-HLS-Proxy-Route", route.rawValue)
+            fields.add(.hlsProxyRoute, route.rawValue)
             fields.append(contentsOf: cors.fixedFields)
-            if route == .redirect { fields.add("Cache-Control", "no-store") }
+            if route == .redirect { fields.add(.cacheControl, "no-store") }
             return fields
         }
-        self.masterCacheControl = "max-age=\(ConfigSeconds.maxAge(config.cache.masterTTL))"
-        self.subtitleCacheControl = "max-age=\(ConfigSeconds.maxAge(config.cache.subtitleTTL))"
         self.serverState = serverState
     }
 
@@ -114,12 +130,12 @@ public final class ProxyHandler: Sendable {
         case .answered(let answer):
             return finish(answer, request: request, started: started)
         case .work(.master(let target, let setIndex)):
-            guard let cached = cachedMaster(target, set: config.subtitleSets[setIndex], request: request, countingMiss: false) else {
+            guard let cached = masters.cachedMaster(target, set: config.subtitleSets[setIndex], request: request, countingMiss: false) else {
                 return nil
             }
             return finish(cached, request: request, started: started)
         case .work(.passThrough(let target)):
-            guard let stored = storedFile(target, request: request) else { return nil }
+            guard let stored = passThrough.diskCache?.storedFile(target, request: request) else { return nil }
             return finish(stored, request: request, started: started)
         case .work:
             return nil
@@ -169,7 +185,7 @@ public final class ProxyHandler: Sendable {
             return .answered(RouteResponse(route: .preflight, response: cors.preflight(request)))
         }
         guard request.method == .get || request.method == .head else {
-            return .answered(RouteResponse(route: .error, response: Self.errorResponse(.methodNotAllowed, "only GET, HEAD and OPTIONS are served")))
+            return .answered(RouteResponse(route: .error, response: .makeError(.methodNotAllowed, "only GET, HEAD and OPTIONS are served")))
         }
         let route: RequestRouter.Route
         do {
@@ -181,26 +197,26 @@ public final class ProxyHandler: Sendable {
         case .health:
             let state = serverState()
             return .answered(state.accepting
-                ? RouteResponse(route: .health, response: Self.text(.ok, "ok"))
-                : RouteResponse(route: .health, response: Self.text(.serviceUnavailable, "draining")))
+                ? RouteResponse(route: .health, response: .makeText(.ok, "ok"))
+                : RouteResponse(route: .health, response: .makeText(.serviceUnavailable, "draining")))
         case .ready:
             let state = serverState()
-            return .answered(RouteResponse(route: .ready, response: state.accepting ? Self.text(.ok, "ready") : Self.text(.serviceUnavailable, "not ready")))
+            return .answered(RouteResponse(route: .ready, response: state.accepting ? .makeText(.ok, "ready") : .makeText(.serviceUnavailable, "not ready")))
         case .metrics:
             let text = metrics.render(
                 openConnections: serverState().openConnections, caches: caches.counts, disk: diskCache?.metrics, originExchanges: origin.exchangeSlots)
-            var response = Self.text(.ok, text, trailingNewline: false)
-            response.headers["Content-Type"] = "text/plain; version=0.0.4; charset=utf-8"
+            var response = HTTPResponse.makeText(.ok, text, trailingNewline: false)
+            response.headers[.contentType] = "text/plain; version=0.0.4; charset=utf-8"
             return .answered(RouteResponse(route: .metrics, response: response))
         case .subtitle(let url):
             return .work(.subtitle(url))
         case .origin(let target):
             if let setIndex = subtitleSetIndex(forPath: target.proxyPath) {
-                if logger.isEnabled(.debug) { logMasterClaim(target, set: config.subtitleSets[setIndex]) }
+                if logger.isEnabled(.debug) { masters.logClaim(target, set: config.subtitleSets[setIndex]) }
                 return .work(.master(target, setIndex))
             }
-            if logger.isEnabled(.debug) { logNotClaimed(target) }
-            if let path = target.filePath { return .answered(serveFile(path, mount: target.mount)) }
+            if logger.isEnabled(.debug) { masters.logNotClaimed(target) }
+            if let path = target.filePath { return .answered(files.serve(path, mount: target.mount)) }
             switch target.segmentMode {
             case .redirect: return .answered(redirect(to: target.location))
             case .proxy: return .work(.passThrough(target))
@@ -211,9 +227,9 @@ public final class ProxyHandler: Sendable {
     private func perform(_ work: Work, request: HTTPRequest) async throws -> RouteResponse {
         switch work {
         case .master(let target, let setIndex):
-            return try await serveMaster(target, set: config.subtitleSets[setIndex], request: request)
-        case .subtitle(let url): return try await serveSubtitle(url, request: request)
-        case .passThrough(let target): return try await passThrough(target, request: request)
+            return try await masters.serve(target, set: config.subtitleSets[setIndex], request: request)
+        case .subtitle(let url): return try await subtitles.serve(url, request: request)
+        case .passThrough(let target): return try await passThrough.serve(target, request: request)
         }
     }
 
@@ -221,11 +237,11 @@ public final class ProxyHandler: Sendable {
     /// asked to come back in a second (RFC 9110 §10.2.3); like every error, it is not to be stored.
     private static func errorOutcome(_ error: any Error) -> RouteResponse {
         if let error = error as? HTTPStatusError {
-            var response = errorResponse(error.status, error.reason)
-            if case OriginError.overloaded = error { response.headers.add("Retry-After", "1") }
+            var response = HTTPResponse.makeError(error.status, error.reason)
+            if case OriginError.overloaded = error { response.headers.add(.retryAfter, "1") }
             return RouteResponse(route: .error, response: response)
         }
-        return RouteResponse(route: .error, response: errorResponse(.internalServerError, "internal error"))
+        return RouteResponse(route: .error, response: .makeError(.internalServerError, "internal error"))
     }
 
     /// Logs that requests are being shed, at most once a second.
@@ -249,31 +265,9 @@ public final class ProxyHandler: Sendable {
     }
 
     private func redirect(to location: OriginLocation) -> RouteResponse {
-        var headers = HTTPHeaders(reservingCapacity: Self.fieldCapacity)
-        location.withBytes { headers.add("Location", bytes: $0) }
+        var headers = HTTPHeaders(reservingCapacity: HTTPResponse.fieldCapacity)
+        location.withBytes { headers.add(.location, bytes: $0) }
         return RouteResponse(route: .redirect, response: HTTPResponse(status: .found, headers: headers))
-    }
-
-    // MARK: - Response helpers
-
-    /// Room for a handler's own fields plus those `finish` adds (route, CORS, Accept-Ranges,
-    /// Content-Range), so the list is allocated once per response and never grows.
-    static let fieldCapacity = 8
-
-    static func text(_ status: HTTPStatus, _ body: String, trailingNewline: Bool = true) -> HTTPResponse {
-        var headers = HTTPHeaders(reservingCapacity: fieldCapacity)
-        headers.add("Content-Type", "text/plain; charset=utf-8")
-        headers.add("Cache-Control", "no-store")
-        return HTTPResponse(status: status, headers: headers, bytes: Array((trailingNewline ? body + "\n" : body).utf8))
-    }
-
-    static func errorResponse(_ status: HTTPStatus, _ reason: String) -> HTTPResponse {
-        text(status, "\(status.code) \(status.reasonPhrase): \(reason)")
-    }
-
-    static func milliseconds(_ duration: Duration) -> Double {
-        let parts = duration.components
-        return Double(parts.seconds) * 1000 + Double(parts.attoseconds) / 1e15
     }
 }
 

@@ -18,10 +18,10 @@ extension ProxyHandler {
         }
         var fields = routeFields[ProxyRoute.rejected.index]
         if !cors.allowsAnyOrigin {
-            fields.add("Vary", "Origin")
+            fields.add(.vary, "Origin")
             if let origin = rejection.origin, cors.allowOrigins.contains(origin) {
-                fields.add("Access-Control-Allow-Origin", origin)
-                fields.add("Access-Control-Expose-Headers", CORSPolicy.exposedFields)
+                fields.add(.accessControlAllowOrigin, origin)
+                fields.add(.accessControlExposeHeaders, CORSPolicy.exposedFields)
             }
         }
         return fields

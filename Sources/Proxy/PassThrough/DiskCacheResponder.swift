@@ -1,6 +1,13 @@
 import HTTPServer
 
-extension ProxyHandler {
+/// The disk-cache path of pass-through (docs/caching.md): objects and ranges answered from disk, and
+/// origin answers stored while they are relayed.
+struct DiskCacheResponder: Sendable {
+    /// Pass-through objects and ranges on disk.
+    let cache: DiskCache
+    let fetcher: OriginFetcher
+    let logger: ProxyLogger
+
     /// The disk cache for `settings`, or nil when it is off (no directory) or its directory cannot be
     /// made (logged; the proxy then streams everything from the origin).
     static func makeDiskCache(_ settings: ProxyConfig.CacheSettings, logger: ProxyLogger) -> DiskCache? {
@@ -19,7 +26,7 @@ extension ProxyHandler {
     /// credential the origin requires is never served through a mount (or form) that does not carry it;
     /// and a digest of the forwarded client header values. Digests, not values: keys are written into
     /// the cache's files, secrets never are.
-    func diskCacheKey(_ target: OriginTarget, request: HTTPRequest) -> String {
+    func key(_ target: OriginTarget, request: HTTPRequest) -> String {
         let scoped = target.url + "\u{1}" + target.cacheScope
         guard let mount = target.mount, !mount.forwardHeaders.isEmpty else { return scoped }
         var forwarded: [UInt8] = []
@@ -31,23 +38,23 @@ extension ProxyHandler {
         return scoped + "\u{1}f=" + String(SHA256.hex(forwarded).prefix(32))
     }
 
-    /// Whether the disk cache has a say in this request: it is on, the request is a GET or HEAD, and the
-    /// path is not a playlist (playlists change and are never stored).
-    func isDiskCacheable(_ target: OriginTarget, request: HTTPRequest) -> Bool {
-        diskCache != nil && (request.method == .get || request.method == .head) && !Self.isPlaylistPath(target.proxyPath)
+    /// Whether the disk cache has a say in this request: it is a GET or HEAD, and the path is not a
+    /// playlist (playlists change and are never stored).
+    func isCacheable(_ target: OriginTarget, request: HTTPRequest) -> Bool {
+        (request.method == .get || request.method == .head) && !PassThroughResponder.isPlaylistPath(target.proxyPath)
     }
 
     /// A GET or HEAD answered from a complete stored object (or by joining the download that is storing
     /// it) without an origin request of its own; nil when the object is not stored whole.
     func cachedPassThrough(_ target: OriginTarget, request: HTTPRequest) -> RouteResponse? {
-        guard let diskCache, isDiskCacheable(target, request: request) else { return nil }
-        guard let reader = diskCache.open(key: diskCacheKey(target, request: request)) else {
+        guard isCacheable(target, request: request) else { return nil }
+        guard let reader = cache.open(key: key(target, request: request)) else {
             logger.debug("disk cache", [("url", ProxyLogger.redactedURL(target.url)), ("cache", "disk miss")])
             return nil
         }
-        diskCache.record { $0.hits += 1 }
+        cache.record { $0.hits += 1 }
         logger.debug("disk cache", [("url", ProxyLogger.redactedURL(target.url)), ("cache", "disk hit")])
-        let response = Self.counting(Self.cachedResponse(reader, request: request), from: .disk, in: diskCache)
+        let response = Self.counting(Self.cachedResponse(reader, request: request), from: .disk, in: cache)
         return RouteResponse(route: .cache, response: response)
     }
 
@@ -55,15 +62,15 @@ extension ProxyHandler {
     /// entry file with sendfile, the range sliced on the file region. Nil when the object is not stored
     /// whole (a fill still running is followed by `cachedPassThrough` instead).
     func storedFile(_ target: OriginTarget, request: HTTPRequest) -> RouteResponse? {
-        guard let diskCache, isDiskCacheable(target, request: request),
-              let (entry, region) = diskCache.openFile(key: diskCacheKey(target, request: request)) else { return nil }
+        guard isCacheable(target, request: request),
+              let (entry, region) = cache.openFile(key: key(target, request: request)) else { return nil }
         // Room for the stored fields and those added on the way out (range, route, CORS).
         var headers = HTTPHeaders(reservingCapacity: entry.fields.count + 6)
         for field in entry.fields { headers.add(name: field.name, value: field.value) }
         var response = HTTPResponse(status: .ok, headers: headers, body: .file(region))
         ByteRangeRequest.apply(to: &response, request: request)
         let sent = request.method == .head ? 0 : response.body.count
-        diskCache.record { counters in
+        cache.record { counters in
             counters.hits += 1
             counters.count(bytes: sent, from: .disk)
         }
@@ -106,22 +113,21 @@ extension ProxyHandler {
     /// Returns a reader that follows the fill, from which the client is served; nil leaves the stream
     /// to be relayed as usual.
     func startDiskFill(_ stream: OriginStream, target: OriginTarget, request: HTTPRequest, rangeForwarded: Bool, fields: HTTPHeaders) throws -> DiskCacheReader? {
-        guard let diskCache else { return nil }
         if let reason = Self.diskFillRefusal(stream, request: request, rangeForwarded: rangeForwarded, fields: fields) {
             logger.debug("disk cache", [("url", ProxyLogger.redactedURL(target.url)), ("cache", "not filled: \(reason)")])
             return nil
         }
         guard let length = stream.bodyLength else { return nil }
         var stored: [(name: String, value: String)] = []
-        for name in Self.passedOnFields { for value in fields.values(name) { stored.append((name, value)) } }
-        let key = diskCacheKey(target, request: request)
-        guard let fill = diskCache.beginFill(DiskCacheEntry(key: key, length: length, fields: stored)) else {
+        for name in PassThroughResponder.passedOnFields { for value in fields.values(name) { stored.append((name.text, value)) } }
+        let key = self.key(target, request: request)
+        guard let fill = cache.beginFill(DiskCacheEntry(key: key, length: length, fields: stored)) else {
             logger.debug("disk cache", [("url", ProxyLogger.redactedURL(target.url)), ("cache", "not filled: over budget or already filling")])
             return nil
         }
         logger.debug("disk cache", [("url", ProxyLogger.redactedURL(target.url)), ("cache", "disk fill"), ("bytes", String(length))])
         // Opened before the copy starts, so a small object cannot be renamed away first.
-        let reader = diskCache.open(key: key)
+        let reader = cache.open(key: key)
         fill.start(stream)
         guard let reader else { throw ProxyError.badGateway("disk cache file could not be opened") }
         return reader
@@ -133,8 +139,8 @@ extension ProxyHandler {
         if rangeForwarded { return "range forwarded" }
         if stream.status != 200 { return "origin status \(stream.status)" }
         if stream.bodyLength == nil { return "no declared length" }
-        if fields.contains("Content-Range") { return "origin sent Content-Range" }
-        if fields.values("Cache-Control").contains(where: { $0.lowercased().contains("no-store") }) { return "no-store" }
+        if fields.contains(.contentRange) { return "origin sent Content-Range" }
+        if fields.values(.cacheControl).contains(where: { $0.lowercased().contains("no-store") }) { return "no-store" }
         return nil
     }
 }

@@ -1,6 +1,6 @@
 import HTTPServer
 
-extension ProxyHandler {
+extension DiskCacheResponder {
     /// One stretch of a response put together from pieces: bytes read from a stored piece, or a range
     /// fetched from the origin (the first one already fetched before the response head is sent).
     enum PlannedSpan: Sendable {
@@ -8,6 +8,13 @@ extension ProxyHandler {
         case disk(DiskCacheReader, from: Int, count: Int)
         /// Object bytes `lower...upper` from the origin; `fetched` when already asked for.
         case origin(lower: Int, upper: Int, fetched: OriginRangeSource?)
+    }
+
+    /// What the pieces make of a request: an answer, or an origin answer for an object that changed
+    /// since they were stored (the pieces are dropped; pass-through answers it afresh, as a miss).
+    enum PiecedAnswer: Sendable {
+        case answered(RouteResponse)
+        case originChanged(OriginStream, originMilliseconds: Double)
     }
 
     /// A GET or HEAD for an object the cache holds pieces of. Answered from disk alone when the pieces
@@ -19,9 +26,10 @@ extension ProxyHandler {
     /// The first missing range is fetched before the response head is sent, so an origin failure there
     /// is the usual 502/504, and an object that changed is answered afresh. A later missing range that
     /// fails or turns out changed can only abort the connection: the head and some of the body are gone.
-    func piecedPassThrough(_ target: OriginTarget, request: HTTPRequest) async throws -> RouteResponse? {
-        guard let diskCache, isDiskCacheable(target, request: request) else { return nil }
-        let key = diskCacheKey(target, request: request)
+    func piecedPassThrough(_ target: OriginTarget, request: HTTPRequest) async throws -> PiecedAnswer? {
+        guard isCacheable(target, request: request) else { return nil }
+        let diskCache = cache
+        let key = self.key(target, request: request)
         let stored = diskCache.pieces(forKey: key)
         guard let newest = stored.first else { return nil }
         let version = newest.indexed.entry
@@ -30,13 +38,13 @@ extension ProxyHandler {
         guard let (status, lower, count) = ByteRangeRequest.select(request, length: version.objectLength, headers: &headers) else {
             diskCache.record { $0.hits += 1 }
             logPieces(target, "piece hit", [("range", "unsatisfiable")])
-            return RouteResponse(route: .cache, response: HTTPResponse(status: .rangeNotSatisfiable, headers: headers, body: .empty))
+            return .answered(RouteResponse(route: .cache, response: HTTPResponse(status: .rangeNotSatisfiable, headers: headers, body: .empty)))
         }
         let upper = lower + count - 1
         if request.method == .head {
             diskCache.record { $0.hits += 1 }
             logPieces(target, "piece hit", [("range", "\(lower)-\(upper)")])
-            return RouteResponse(route: .cache, response: HTTPResponse(status: status, headers: headers, body: .stream(length: upper - lower + 1, producer: { _ in })))
+            return .answered(RouteResponse(route: .cache, response: HTTPResponse(status: status, headers: headers, body: .stream(length: upper - lower + 1, producer: { _ in }))))
         }
         // Only pieces of one version are served side by side (the cache keeps no other without a validator).
         // Headers are checked when read (offset + length <= object length, length > 0), so the bounds hold.
@@ -73,9 +81,9 @@ extension ProxyHandler {
             diskCache.record { $0.hits += 1 }
             logPieces(target, "piece hit", [("range", "\(lower)-\(upper)")])
             let fromDisk = planned
-            return RouteResponse(route: .cache, response: HTTPResponse(status: status, headers: headers, body: .stream(length: upper - lower + 1, producer: { writer in
+            return .answered(RouteResponse(route: .cache, response: HTTPResponse(status: status, headers: headers, body: .stream(length: upper - lower + 1, producer: { writer in
                 try await Self.send(fromDisk, to: writer, counting: diskCache, fetch: { _, _ in throw DiskCacheError.originChanged })
-            })))
+            }))))
         }
         guard let firstGap = planned.firstIndex(where: { if case .origin = $0 { return true } else { return false } }),
               case .origin(let gapLower, let gapUpper, _) = planned[firstGap] else { return nil }
@@ -97,7 +105,7 @@ extension ProxyHandler {
                     return nil
                 }
                 diskCache.record { $0.misses += 1 }
-                return try await respond(stream, target: target, request: request, rangeForwarded: false, originMilliseconds: elapsed)
+                return .originChanged(stream, originMilliseconds: elapsed)
             }
             planned[firstGap] = .origin(lower: gapLower, upper: gapUpper, fetched: source(for: stream, target: target, lower: gapLower, upper: gapUpper, of: version))
         }
@@ -119,7 +127,7 @@ extension ProxyHandler {
                 return self.source(for: stream, target: target, lower: first, upper: last, of: version)
             }
         }))
-        return RouteResponse(route: .proxy, response: response, originMilliseconds: elapsed)
+        return .answered(RouteResponse(route: .proxy, response: response, originMilliseconds: elapsed))
     }
 
     /// A `disk cache` debug line for a decision about stored pieces; built only at debug level.

@@ -1,0 +1,6 @@
+import HTTPServer
+
+extension HTTPFieldName {
+    /// What the proxy did with a request (SPEC "Operations"): on every response it gives.
+    static let hlsProxyRoute = HTTPFieldName("X-HLS-Proxy-Route")
+}

@@ -1,0 +1,68 @@
+import HLS
+import HTTPServer
+
+/// Masters a subtitle set claims: fetched, rewritten with the set's tracks, and kept rewritten in the
+/// memory cache (SPEC "Classification and actions", "Master rewrite").
+struct MasterResponder: Sendable {
+    let config: ProxyConfig
+    let router: RequestRouter
+    let fetcher: OriginFetcher
+    /// Rewritten masters with their ETags, ready to send.
+    let rewritten: MemoryCache<TaggedBody>
+    let logger: ProxyLogger
+    /// `Cache-Control` of rewritten masters, made once.
+    let cacheControl: String
+
+    /// A path a subtitle set claims: fetch it, and if it really is a master, add the set's tracks.
+    /// A media playlist or any other body is passed on unchanged (SPEC "Classification").
+    func serve(_ target: OriginTarget, set: SubtitleSet, request: HTTPRequest) async throws -> RouteResponse {
+        if let cached = cachedMaster(target, set: set, request: request) { return cached }
+        let key = rewrittenKey(target, set: set, request: request)
+        let (fetched, originMilliseconds) = try await fetcher.cachedPlaylist(target.url, kind: "master", for: target, request: request)
+        guard (200..<300).contains(fetched.status) else { throw OriginFetcher.originFailure(fetched.status, what: "master playlist") }
+        let body = MasterRelocation(router: router, mounts: config.mounts)
+            .relocate(fetched.body, requestedURL: target.url, finalURL: fetched.finalURL)
+        do {
+            let rewritten = TaggedBody(try set.rewrite(body, masterTarget: target.proxyTarget))
+            logger.debug("classified body", [("path", target.proxyPath), ("set", set.name), ("body", "master"), ("action", "subtitles added")])
+            self.rewritten.store(rewritten, for: key, cost: rewritten.bytes.count + 128, ttl: ConfigSeconds.duration(config.cache.masterTTL))
+            return RouteResponse(route: .master, response: .makePlaylist(rewritten, cacheControl: cacheControl), originMilliseconds: originMilliseconds)
+        } catch {
+            // Not a master (a variant's media playlist, or not a playlist at all): hand it on untouched.
+            var headers = HTTPHeaders()
+            headers[.contentType] = fetched.contentType ?? MediaType.forPath(target.proxyPath)
+            headers[.cacheControl] = cacheControl
+            let route: ProxyRoute = (try? Playlist.parse(fetched.body)) == nil ? .passthrough : .playlist
+            logger.debug("classified body", [
+                ("path", target.proxyPath), ("set", set.name),
+                ("body", route == .playlist ? "media playlist" : "not a playlist"), ("action", "passed through"),
+            ])
+            return RouteResponse(route: route, response: HTTPResponse(status: .ok, headers: headers, bytes: body), originMilliseconds: originMilliseconds)
+        }
+    }
+
+    /// Debug: which subtitle set's `masters` pattern claimed the path.
+    func logClaim(_ target: OriginTarget, set: SubtitleSet) {
+        let pattern = set.masters.first { $0.matches(target.proxyPath) }?.pattern ?? ""
+        logger.debug("classified path", [("path", target.proxyPath), ("decision", "master candidate"), ("set", set.name), ("pattern", pattern)])
+    }
+
+    /// Debug: a path no subtitle set claims, and where it goes instead.
+    func logNotClaimed(_ target: OriginTarget) {
+        let decision = target.filePath != nil ? "file" : (target.segmentMode == .redirect ? "redirect" : "pass-through")
+        logger.debug("classified path", [("path", target.proxyPath), ("decision", decision), ("reason", "no subtitle set's masters pattern matches")])
+    }
+
+    /// The rewritten master from the cache, if it is there and live.
+    func cachedMaster(_ target: OriginTarget, set: SubtitleSet, request: HTTPRequest, countingMiss: Bool = true) -> RouteResponse? {
+        let key = rewrittenKey(target, set: set, request: request)
+        guard let cached = rewritten.value(for: key, countingMiss: countingMiss) else { return nil }
+        return RouteResponse(route: .master, response: .makePlaylist(cached, cacheControl: cacheControl))
+    }
+
+    /// The rewritten master's URIs are written in the form the player used (`proxyTarget`), so two
+    /// forms of the same origin URL never share an entry.
+    private func rewrittenKey(_ target: OriginTarget, set: SubtitleSet, request: HTTPRequest) -> String {
+        MemoryCacheKey.make(target.url, target: target, request: request, qualifiers: [set.name, target.proxyTarget])
+    }
+}

@@ -1,0 +1,104 @@
+import HLS
+import HTTPServer
+
+/// What the video of a master says that subtitles need: its first variant's segment durations and
+/// playlist type, and the first presentation timestamp for X-TIMESTAMP-MAP (RFC 8216 §3.5).
+struct VideoTimelineReader: Sendable {
+    let config: ProxyConfig
+    let fetcher: OriginFetcher
+    /// Video timelines per master.
+    let timelines: MemoryCache<VideoTimeline>
+    /// First presentation timestamps (90 kHz) per master.
+    let timestamps: MemoryCache<Int64>
+    let logger: ProxyLogger
+
+    /// Segment durations and first segment of the master's first variant; nil when it cannot be had,
+    /// `failed` when an origin's error status or a failed fetch kept it from us (the next try may succeed).
+    /// Throws only `OriginError.overloaded`: a shed fetch says nothing about the video.
+    func videoTimeline(_ master: OriginTarget, request: HTTPRequest) async throws -> (timeline: VideoTimeline?, failed: Bool) {
+        let key = MemoryCacheKey.make(master.url, target: master, request: request)
+        if let hit = timelines.value(for: key) { return (hit, false) }
+        do {
+            let (fetchedMaster, _) = try await fetcher.cachedPlaylist(master.url, kind: "master", for: master, request: request)
+            guard (200..<300).contains(fetchedMaster.status) else { return (nil, true) }
+            guard let variant = VariantLocator.firstVariantURI(in: fetchedMaster.body),
+                  let variantURL = URLReference.resolve(variant, against: fetchedMaster.finalURL),
+                  fetcher.mayFetchDerived(variantURL, master: master)
+            else { return (nil, false) }
+            let (fetchedMedia, _) = try await fetcher.cachedPlaylist(variantURL, kind: "media", for: master, request: request)
+            guard (200..<300).contains(fetchedMedia.status) else { return (nil, true) }
+            let media = try MediaPlaylist.parse(fetchedMedia.body)
+            let first = media.segments.first
+            let timeline = VideoTimeline(
+                durations: media.segments.map(\.duration),
+                playlistType: media.playlistType,
+                firstSegmentURL: first.flatMap { URLReference.resolve($0.uri, against: fetchedMedia.finalURL) },
+                initSegmentURL: first?.mapURI.flatMap { URLReference.resolve($0, against: fetchedMedia.finalURL) }
+            )
+            timelines.store(timeline, for: key, cost: 64 + 8 * timeline.durations.count, ttl: ConfigSeconds.duration(config.cache.subtitleTTL))
+            return (timeline, false)
+        } catch let shed as OriginError where shed.isShed {
+            throw shed
+        } catch {
+            logger.log(.warn, "video timeline unavailable", [("master", master.proxyTarget), ("error", String(describing: error))])
+            return (nil, error is OriginError)
+        }
+    }
+
+    /// The first presentation timestamp of the master's first variant's first segment, 90 kHz ticks;
+    /// nil when it cannot be had, `transient` when that was an origin's error status or a failed fetch
+    /// (the next try may succeed) rather than the video (no segment, not TS or fragmented MP4).
+    /// Throws only `OriginError.overloaded`.
+    /// `source` says, for debug lines, where the value came from or why there is none (URLs redacted).
+    func presentationStart(_ master: OriginTarget, request: HTTPRequest) async throws -> (ticks: Int64?, transient: Bool, source: String) {
+        let key = MemoryCacheKey.make(master.url, target: master, request: request)
+        if let hit = timestamps.value(for: key) { return (hit, false, "read earlier from the video's first segment (cached)") }
+        let (found, timelineFailed) = try await videoTimeline(master, request: request)
+        guard let timeline = found else { return (nil, timelineFailed, "none: the master's first variant could not be read") }
+        guard let segmentURL = timeline.firstSegmentURL else { return (nil, false, "none: the first variant has no segment") }
+        guard fetcher.mayFetchDerived(segmentURL, master: master) else { return (nil, false, "none: the first segment's host may not be fetched") }
+        let shownURL = logger.isEnabled(.debug) ? ProxyLogger.redactedURL(segmentURL) : ""
+        do {
+            let limit = config.limits.maxProxyBodyBytes
+            let (segment, _) = try await fetcher.fetch(segmentURL, kind: "segment", maxBytes: limit, mount: master.mount, request: request)
+            guard (200..<300).contains(segment.status) else { return (nil, true, "none: segment \(shownURL) answered \(segment.status)") }
+            let ticks: Int64
+            let source: String
+            if let initURL = timeline.initSegmentURL, fetcher.mayFetchDerived(initURL, master: master) {
+                let (initSegment, _) = try await fetcher.fetch(initURL, kind: "segment", maxBytes: limit, mount: master.mount, request: request)
+                guard (200..<300).contains(initSegment.status) else { return (nil, true, "none: init segment answered \(initSegment.status)") }
+                ticks = try FragmentedMP4Reader.firstPTS(initSegment: initSegment.body, mediaSegment: segment.body)
+                source = "read from segment \(shownURL) as fMP4 tfdt"
+            } else {
+                ticks = try MPEGTSReader.firstPTS(segment.body)
+                source = "read from segment \(shownURL) as MPEG-TS PES PTS"
+            }
+            timestamps.store(ticks, for: key, cost: 64, ttl: ConfigSeconds.duration(config.cache.subtitleTTL))
+            return (ticks, false, source)
+        } catch let shed as OriginError where shed.isShed {
+            throw shed
+        } catch {
+            logger.log(.warn, "first PTS unavailable; subtitles go without X-TIMESTAMP-MAP", [
+                ("master", master.proxyTarget), ("error", String(describing: error)),
+            ])
+            return (nil, error is OriginError, "none: segment \(shownURL) unreadable (\(type(of: error)))")
+        }
+    }
+}
+
+/// Finds the first variant of a master without a full parse: the URI line after the first EXT-X-STREAM-INF.
+enum VariantLocator {
+    static func firstVariantURI(in bytes: [UInt8]) -> String? {
+        var sawStreamInf = false
+        for rawLine in bytes.split(omittingEmptySubsequences: true, whereSeparator: { $0 == 0x0A || $0 == 0x0D }) {
+            let line = String(decoding: rawLine, as: UTF8.self).trimmingWhitespace()
+            if line.isEmpty { continue }
+            if line.hasPrefix("#EXT-X-STREAM-INF:") {
+                sawStreamInf = true
+            } else if sawStreamInf, !line.hasPrefix("#") {
+                return String(line)
+            }
+        }
+        return nil
+    }
+}
