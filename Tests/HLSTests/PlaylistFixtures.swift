@@ -1,13 +1,11 @@
 import Foundation
 import HLS
+import TestSupport
 
 /// Locates and reads the repository's fixtures (Tests/Fixtures), relative to this file.
 enum PlaylistFixtures {
     /// Tests/Fixtures.
-    static let root = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent()
-        .deletingLastPathComponent()
-        .appendingPathComponent("Fixtures")
+    static let root = Fixtures.directory
 
     /// The bytes of `Tests/Fixtures/<path>`.
     static func bytes(_ path: String) throws -> [UInt8] {

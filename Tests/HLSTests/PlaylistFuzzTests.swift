@@ -1,4 +1,5 @@
 import HLS
+import TestSupport
 import Testing
 
 /// Mutated corpus bytes: every reader returns or throws a typed error, never traps.

@@ -2,6 +2,7 @@ import Foundation
 import Glibc
 @testable import HTTPServer
 import Synchronization
+import TestSupport
 import Testing
 
 /// Opening files beneath a directory descriptor, by both methods: openat2 with RESOLVE_BENEATH, and the

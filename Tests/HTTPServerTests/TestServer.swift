@@ -1,4 +1,5 @@
 import HTTPServer
+import TestSupport
 
 /// An error with a status, as handlers throw them.
 struct TeapotError: HTTPStatusError {

@@ -1,6 +1,7 @@
 import Foundation
 import HTTPServer
 import Proxy
+import TestSupport
 import Testing
 
 /// The executable as operators run it: flags, exit statuses, startup, logs, signals.

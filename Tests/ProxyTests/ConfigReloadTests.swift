@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import TestSupport
 import Testing
 
 /// SIGHUP re-reads the config file in the running process: a valid file replaces the running config

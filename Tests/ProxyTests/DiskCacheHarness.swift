@@ -1,6 +1,7 @@
 import Foundation
 import HTTPServer
 @testable import Proxy
+import TestSupport
 
 /// A proxy whose `bucket` mount streams from `originURL` in `proxy` mode with the bearer token injected,
 /// and whose disk cache (when `directory` is set) lives there. Several may be made in turn over the

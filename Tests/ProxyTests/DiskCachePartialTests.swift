@@ -1,5 +1,6 @@
 import Foundation
 @testable import Proxy
+import TestSupport
 import Testing
 
 /// Ranges stored by the pass-through disk cache, over real sockets: replays from disk, seeks that fetch

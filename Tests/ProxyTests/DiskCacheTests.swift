@@ -1,5 +1,6 @@
 import Foundation
 @testable import Proxy
+import TestSupport
 import Testing
 
 /// The pass-through disk cache over real sockets: replays, ranges and HEAD from disk, restarts, torn

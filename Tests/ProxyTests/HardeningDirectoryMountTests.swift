@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import TestSupport
 import Testing
 
 /// Directory mounts over real sockets: files are opened relative to the mount's directory descriptor,
@@ -185,8 +186,8 @@ import Testing
         try await withCheckedThrowingContinuation { continuation in
             Thread.detachNewThread {
                 continuation.resume(with: Result {
-                    let socket = try HardeningSocket(port: port, timeout: .seconds(10))
-                    socket.send(Array("GET \(target) HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n".utf8))
+                    let socket = try RawSocketClient(port: port, timeout: .seconds(10))
+                    socket.sendIfOpen(Array("GET \(target) HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n".utf8))
                     let (bytes, _) = socket.readUntilClose()
                     return try TestClient.parse(bytes, method: "GET")
                 })
@@ -203,7 +204,7 @@ final class KeepAliveClient: @unchecked Sendable {
     private var buffer: [UInt8] = []
 
     init(port: Int) throws {
-        fd = try TestClient.connectLoopback(port: port, timeout: .seconds(20))
+        fd = try RawSocketClient.connect(port: port, timeout: .seconds(20))
     }
 
     deinit { close(fd) }

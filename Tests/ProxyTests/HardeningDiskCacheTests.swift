@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 @testable import Proxy
+import TestSupport
 import Testing
 
 /// The disk cache under disk faults and hostile clients: a write that fails (a full file system) stops

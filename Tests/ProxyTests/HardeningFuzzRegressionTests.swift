@@ -2,14 +2,14 @@ import Foundation
 import HLS
 import HTTPServer
 import Proxy
+import TestSupport
 import Testing
 
 /// Every input under Tests/Fixtures/fuzz-regressions goes through the calls its fuzz target makes
 /// (fuzz/Sources/{Target}); each once crashed, hung or ran out of memory, and must now simply return.
 @Suite struct HardeningFuzzRegressionTests {
     static var directory: URL {
-        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .appendingPathComponent("Fixtures/fuzz-regressions")
+        Fixtures.url("fuzz-regressions")
     }
 
     static func inputs() throws -> [(name: String, bytes: [UInt8])] {

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// Origin faults against the real proxy: each gets its status within the configured timeout, and a

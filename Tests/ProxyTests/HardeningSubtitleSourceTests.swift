@@ -1,6 +1,7 @@
 import Foundation
-import Testing
 @testable import Proxy
+import TestSupport
+import Testing
 
 /// Subtitle sources under stress: a brief outage, a sidecar too large for the cache, one with too
 /// many cues. Over real sockets against the real proxy and origin.

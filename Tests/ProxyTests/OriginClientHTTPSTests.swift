@@ -1,6 +1,7 @@
 import Foundation
 import HTTPServer
 @testable import Proxy
+import TestSupport
 import Testing
 
 /// https goes through the same HTTP/1.1 client as http, over OpenSSL: real handshakes against an

@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import Synchronization
+import TestSupport
 import Testing
 
 /// `proxy` mode against an origin that demands a header: streaming, Range, HEAD, playlists, cancellation.
@@ -129,7 +130,7 @@ enum StreamingReader {
     }
 
     private static func blockingRead(port: Int, _ target: String, stopAfter: Int?) throws -> (status: Int, count: Int, intact: Bool) {
-        let fd = try TestClient.connectLoopback(port: port, timeout: .seconds(20))
+        let fd = try RawSocketClient.connect(port: port, timeout: .seconds(20))
         defer { close(fd) }
         let request = Array("GET \(target) HTTP/1.1\r\nHost: t\r\nConnection: close\r\n\r\n".utf8)
         _ = request.withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }

@@ -4,53 +4,42 @@ import Synchronization
 
 /// A one-connection origin that answers with a Content-Length head and then writes `bodyBytes` as fast
 /// as the peer takes them, counting what the kernel accepted and noting when the peer went away.
-final class FirehoseOrigin: Sendable {
-    let port: Int
-    private let listener: Int32
+public final class FirehoseOrigin: Sendable {
+    /// The port the origin listens on.
+    public var port: Int { listener.port }
+    private let listener: TestListener
     private let sent = Atomic<Int>(0)
     private let peerGone = Atomic<Bool>(false)
     private let finished = Atomic<Bool>(false)
 
-    init(bodyBytes: Int) throws {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        let bound = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-        }
-        guard fd >= 0, bound == 0, listen(fd, 4) == 0 else { throw RawSocketClient.Failure(description: "firehose setup") }
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        _ = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
-        }
-        port = Int(UInt16(bigEndian: address.sin_port))
-        listener = fd
+    public init(bodyBytes: Int) throws {
+        listener = try TestListener()
         let origin = self
-        Thread.detachNewThread { origin.serve(bodyBytes: bodyBytes) }
+        listener.acceptEach { connection in
+            // One connection only: stop accepting, then serve it on a thread of its own.
+            origin.listener.stop()
+            Thread.detachNewThread { origin.serve(connection, bodyBytes: bodyBytes) }
+        }
     }
 
-    deinit {
-        shutdown(listener, Int32(SHUT_RDWR))
-        close(listener)
-    }
+    deinit { listener.stop() }
 
     /// Body bytes the kernel has taken so far.
-    var bytesSent: Int { sent.load(ordering: .relaxed) }
+    public var bytesSent: Int { sent.load(ordering: .relaxed) }
     /// Whether a write failed because the client closed.
-    var sawPeerClose: Bool { peerGone.load(ordering: .relaxed) }
+    public var sawPeerClose: Bool { peerGone.load(ordering: .relaxed) }
     /// Whether the writer is done (all sent, or the peer gone).
-    var isFinished: Bool { finished.load(ordering: .relaxed) }
+    public var isFinished: Bool { finished.load(ordering: .relaxed) }
 
-    private func serve(bodyBytes: Int) {
+    private func serve(_ connection: Int32, bodyBytes: Int) {
         defer { finished.store(true, ordering: .relaxed) }
-        let connection = accept(listener, nil, nil)
-        guard connection >= 0 else { return }
         defer { close(connection) }
-        var request = [UInt8](repeating: 0, count: 4096)
-        _ = request.withUnsafeMutableBytes { recv(connection, $0.baseAddress, $0.count, 0) }
+        _ = TestListener.readHead(connection)
         let head = Array("HTTP/1.1 200 OK\r\nContent-Length: \(bodyBytes)\r\nContent-Type: video/mp2t\r\n\r\n".utf8)
-        _ = head.withUnsafeBytes { send(connection, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+        guard TestListener.writeAll(connection, head) else {
+            peerGone.store(true, ordering: .relaxed)
+            return
+        }
         let block = [UInt8](repeating: 0x47, count: 65_536)
         var remaining = bodyBytes
         while remaining > 0 {

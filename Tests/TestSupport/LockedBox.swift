@@ -1,12 +1,12 @@
 import Synchronization
 
 /// A Mutex in a class, so escaping closures can share it.
-final class LockedBox<Value: Sendable>: Sendable {
+public final class LockedBox<Value: Sendable>: Sendable {
     private let mutex: Mutex<Value>
 
-    init(_ value: Value) { mutex = Mutex(value) }
+    public init(_ value: Value) { mutex = Mutex(value) }
 
-    func withLock<R: Sendable>(_ body: (inout Value) -> R) -> R {
+    public func withLock<R: Sendable>(_ body: (inout Value) -> R) -> R {
         mutex.withLock { body(&$0) }
     }
 }

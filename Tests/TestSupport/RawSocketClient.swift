@@ -1,24 +1,39 @@
 import Foundation
 import Glibc
 
-/// A blocking TCP client that sends arbitrary bytes and reads whole HTTP/1.1 responses, for tests.
-/// Use it only inside `offPool { }`: it blocks its thread.
-final class RawSocketClient: @unchecked Sendable {
-    struct Failure: Error, CustomStringConvertible {
-        var description: String
+/// A blocking TCP client for tests that must control the bytes on the wire: arbitrary or malformed
+/// requests, tiny writes, half-close, whole responses with their head parsed, reads until the server
+/// closes. Every read gives up after the timeout. It blocks its thread: use it inside `onThread { }`.
+public final class RawSocketClient: @unchecked Sendable {
+    public struct Failure: Error, CustomStringConvertible {
+        public var description: String
+        public init(description: String) { self.description = description }
     }
 
     /// The socket; -1 once closed, so it is never closed twice (a second close could hit a descriptor
     /// another test opened since, with the same number).
-    private(set) var fd: Int32
+    public private(set) var fd: Int32
     private var buffer: [UInt8] = []
 
-    /// Connects to `host` (an IPv4 or IPv6 literal) on `port`; reads time out after `timeout` seconds (generous: a loaded CI machine is slow, and a read that succeeds never waits).
-    init(host: String = "127.0.0.1", port: Int, timeout: Int = 20) throws {
+    /// Connects to `host` (an IPv4 or IPv6 literal) on `port`, with Nagle off so tiny writes leave as
+    /// they are written; reads time out after `timeout` (generous: a loaded machine is slow, and a
+    /// read that succeeds never waits).
+    public init(host: String = "127.0.0.1", port: Int, timeout: Duration = .seconds(20)) throws {
+        fd = try Self.connect(host: host, port: port, timeout: timeout)
+        var one: Int32 = 1
+        setsockopt(fd, Int32(IPPROTO_TCP), TCP_NODELAY, &one, socklen_t(MemoryLayout<Int32>.size))
+    }
+
+    deinit { close() }
+
+    /// A blocking TCP socket connected to `host` (IPv4 or IPv6 literal) on `port` whose reads give up
+    /// after `timeout`; the caller closes it. The one connect routine of the test clients.
+    public static func connect(host: String = "127.0.0.1", port: Int, timeout: Duration) throws -> Int32 {
         let isIPv6 = host.contains(":")
-        fd = socket(isIPv6 ? AF_INET6 : AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        let fd = socket(isIPv6 ? AF_INET6 : AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         guard fd >= 0 else { throw Failure(description: "socket: errno \(errno)") }
-        var time = timeval(tv_sec: timeout, tv_usec: 0)
+        var time = timeval(
+            tv_sec: Int(timeout.components.seconds), tv_usec: Int(timeout.components.attoseconds / 1_000_000_000_000))
         setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &time, socklen_t(MemoryLayout<timeval>.size))
         let result: Int32
         if isIPv6 {
@@ -27,7 +42,7 @@ final class RawSocketClient: @unchecked Sendable {
             address.sin6_port = UInt16(port).bigEndian
             inet_pton(AF_INET6, host, &address.sin6_addr)
             result = withUnsafePointer(to: &address) {
-                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in6>.size)) }
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in6>.size)) }
             }
         } else {
             var address = sockaddr_in()
@@ -35,42 +50,56 @@ final class RawSocketClient: @unchecked Sendable {
             address.sin_port = UInt16(port).bigEndian
             inet_pton(AF_INET, host, &address.sin_addr)
             result = withUnsafePointer(to: &address) {
-                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
             }
         }
         guard result == 0 else {
             let code = errno
-            close()
+            Glibc.close(fd)
             throw Failure(description: "connect: \(String(cString: strerror(code)))")
         }
+        return fd
     }
 
-    deinit { close() }
-
     /// Closes the socket now (deinit then does nothing).
-    func close() {
+    public func close() {
         guard fd >= 0 else { return }
         Glibc.close(fd)
         fd = -1
     }
 
-    func send(_ text: String) throws { try send(Array(text.utf8)) }
+    // MARK: Writing
 
-    func send(_ bytes: [UInt8]) throws {
+    public func send(_ text: String) throws { try send(Array(text.utf8)) }
+
+    /// Sends everything, or throws when the peer is gone.
+    public func send(_ bytes: [UInt8]) throws {
+        guard sendIfOpen(bytes) else { throw Failure(description: "send: errno \(errno)") }
+    }
+
+    /// Sends everything; false if the server already closed (EPIPE/ECONNRESET), which a refusal may do.
+    @discardableResult
+    public func sendIfOpen(_ bytes: [UInt8]) -> Bool {
         var sent = 0
         while sent < bytes.count {
             let count = bytes[sent...].withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
-            guard count > 0 else { throw Failure(description: "send: errno \(errno)") }
+            guard count > 0 else { return false }
             sent += count
         }
+        return true
     }
 
+    /// Ends our direction: the server reads end of stream.
+    public func shutdownWrite() { shutdown(fd, Int32(SHUT_WR)) }
+
+    // MARK: Reading
+
     /// Reads one response; HEAD responses have no body whatever their Content-Length says.
-    func readResponse(isHead: Bool = false) throws -> RawResponse {
-        var headEnd: Int?
+    public func readResponse(isHead: Bool = false) throws -> RawResponse {
+        var headEnd = findHeadEnd()
         while headEnd == nil {
-            if let range = findHeadEnd() { headEnd = range; break }
             guard try fill() else { throw Failure(description: "connection closed before a full response head") }
+            headEnd = findHeadEnd()
         }
         guard let end = headEnd else { throw Failure(description: "no head") }
         let headText = String(decoding: buffer[0..<end], as: UTF8.self)
@@ -97,7 +126,7 @@ final class RawSocketClient: @unchecked Sendable {
 
     /// "complete" when a whole response arrives, else how reading it failed (e.g. the connection closed
     /// inside the body).
-    func responseOutcome() -> String {
+    public func responseOutcome() -> String {
         do {
             _ = try readResponse()
             return "complete"
@@ -107,60 +136,94 @@ final class RawSocketClient: @unchecked Sendable {
     }
 
     /// Whether the server closed the connection (end of stream) with no further bytes.
-    func readsEndOfStream() throws -> Bool {
+    public func readsEndOfStream() throws -> Bool {
         try !fill() && buffer.isEmpty
     }
 
     /// Bytes received beyond the responses read so far.
-    var unreadBytes: [UInt8] { buffer }
+    public var unreadBytes: [UInt8] { buffer }
 
-    private func fill() throws -> Bool {
+    /// Everything not yet read, up to the server's close or the timeout; `closed` tells which
+    /// (an orderly close or a reset: either way the server is done with us).
+    public func readUntilClose() -> (bytes: [UInt8], closed: Bool) {
+        while true {
+            switch receive() {
+            case .bytes: continue
+            case .closed: return (take(), true)
+            case .failed: return (take(), false)
+            }
+        }
+    }
+
+    /// At least `count` bytes, or fewer when the server closes or the timeout passes first.
+    public func read(atLeast count: Int) -> [UInt8] {
+        while buffer.count < count, case .bytes = receive() {}
+        return take()
+    }
+
+    private enum Received { case bytes, closed, failed(Int32) }
+
+    private func receive() -> Received {
         var chunk = [UInt8](repeating: 0, count: 65536)
         let count = chunk.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
         if count > 0 {
             buffer.append(contentsOf: chunk[0..<count])
-            return true
+            return .bytes
         }
-        if count == 0 { return false }
+        if count == 0 { return .closed }
         let code = errno
-        if code == ECONNRESET { return false }
-        throw Failure(description: "recv: \(String(cString: strerror(code)))")
+        return code == ECONNRESET ? .closed : .failed(code)
+    }
+
+    /// More bytes into the buffer: false at end of stream, throws on a failed read (a timeout among them).
+    private func fill() throws -> Bool {
+        switch receive() {
+        case .bytes: return true
+        case .closed: return false
+        case .failed(let code): throw Failure(description: "recv: \(String(cString: strerror(code)))")
+        }
+    }
+
+    private func take() -> [UInt8] {
+        defer { buffer = [] }
+        return buffer
     }
 
     private func findHeadEnd() -> Int? {
-        guard buffer.count >= 4 else { return nil }
-        for index in 0...(buffer.count - 4)
-        where buffer[index] == 13 && buffer[index + 1] == 10 && buffer[index + 2] == 13 && buffer[index + 3] == 10 {
-            return index + 4
-        }
-        return nil
+        buffer.firstRange(of: [13, 10, 13, 10])?.upperBound
     }
 }
 
-/// A response as read off the wire.
-struct RawResponse {
-    var statusLine: String
-    var status: Int
-    var headers: [(String, String)]
-    var body: [UInt8]
+/// A response as read off the wire, fields in the order they came.
+public struct RawResponse: Sendable {
+    public var statusLine: String
+    public var status: Int
+    public var headers: [(String, String)]
+    public var body: [UInt8]
 
-    func header(_ name: String) -> String? {
+    /// The first field called `name` (compared case-insensitively).
+    public func header(_ name: String) -> String? {
         headers.first { $0.0.lowercased() == name.lowercased() }?.1
     }
 
-    func headerCount(_ name: String) -> Int {
+    /// How many fields are called `name`.
+    public func headerCount(_ name: String) -> Int {
         headers.filter { $0.0.lowercased() == name.lowercased() }.count
     }
 
-    var text: String { String(decoding: body, as: UTF8.self) }
+    public var text: String { String(decoding: body, as: UTF8.self) }
 }
 
-/// Runs blocking socket work on its own thread, so it never starves the pool the server's handlers run on.
-func offPool<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
+/// Runs blocking socket work on a thread of its own, so it never starves the cooperative pool the
+/// server's handlers run on.
+public func onThread<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
     try await withCheckedThrowingContinuation { continuation in
-        let thread = Thread {
-            do { continuation.resume(returning: try work()) } catch { continuation.resume(throwing: error) }
-        }
-        thread.start()
+        Thread.detachNewThread { continuation.resume(with: Result { try work() }) }
     }
+}
+
+/// How many responses a byte stream holds, counted by lines starting `HTTP/1.1 ` (the bodies in these
+/// tests end in a newline and never start a line that way).
+public func statusLineCount(_ bytes: [UInt8]) -> Int {
+    bytes.split(separator: 0x0A, omittingEmptySubsequences: false).filter { $0.starts(with: Array("HTTP/1.1 ".utf8)) }.count
 }

@@ -2,6 +2,7 @@ import Foundation
 import Glibc
 import HTTPServer
 import Proxy
+import TestSupport
 
 /// A proxy whose `bucket` mount streams from a GeneratedOrigin, injecting the bearer token the origin demands.
 final class PassThroughHarness: Sendable {

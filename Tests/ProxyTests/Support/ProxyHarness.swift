@@ -2,6 +2,7 @@ import Foundation
 import HTTPServer
 import Proxy
 import Synchronization
+import TestSupport
 
 /// A proxy on port 0 in front of a FixtureOrigin, with logs captured in memory.
 final class ProxyHarness: Sendable {
@@ -21,7 +22,7 @@ final class ProxyHarness: Sendable {
         self.origin = origin
         let json = configJSON
             .replacingOccurrences(of: "ORIGIN", with: origin.baseURL)
-            .replacingOccurrences(of: "FIXTURES", with: FixtureOrigin.fixturesRoot)
+            .replacingOccurrences(of: "FIXTURES", with: Fixtures.directory.path)
         var config = try ProxyConfig.decode(Array(json.utf8), environment: environment)
         config.listen.port = 0
         let lines = LockedBox<[String]>([])

@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import TestSupport
 
 /// The built `hls-subtitle-proxy` executable run as a child process, its output collected as it comes.
 final class RunningProcess: @unchecked Sendable {
