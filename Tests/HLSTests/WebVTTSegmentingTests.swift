@@ -97,7 +97,7 @@ import Testing
     }
 
     @Test func randomCuesLandInExactlyTheWindowsTheyOverlap() {
-        var generator = MutationGenerator(state: 2024)
+        var generator = SeededGenerator()
         let cues = (0..<300).map { index -> WebVTTCue in
             let start = Int64.random(in: 0...60_000, using: &generator)
             let length = [0, 1, 500, 5999, 6000, 6001, 20_000].randomElement(using: &generator) ?? 0

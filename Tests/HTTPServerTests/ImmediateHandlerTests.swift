@@ -100,7 +100,7 @@ let immediateEcho: HTTPImmediateHandler = { request in
     @Test func pipelinedRequestsWithContentLengthAndChunkedBodiesSentInRandomPiecesAreAnsweredInOrder() async throws {
         // Kept input is consumed from an offset: pieces that end mid-head or mid-body, immediate and
         // async answers, and bodies between heads must all line up with what was sent.
-        var generator = SystemRandomNumberGenerator()
+        var generator = SeededGenerator()
         var requests: [(text: String, expected: String)] = []
         for index in 0..<300 {
             switch Int.random(in: 0..<4, using: &generator) {
@@ -122,11 +122,12 @@ let immediateEcho: HTTPImmediateHandler = { request in
             }
         }
         let bytes = Array(requests.map(\.text).joined().utf8)
-        var pieces: [[UInt8]] = []
+        // Each piece with the pause after it, so the whole run follows the seed.
+        var pieces: [(bytes: [UInt8], pause: UInt32)] = []
         var offset = 0
         while offset < bytes.count {
             let end = min(bytes.count, offset + Int.random(in: 1...700, using: &generator))
-            pieces.append(Array(bytes[offset..<end]))
+            pieces.append((Array(bytes[offset..<end]), UInt32.random(in: 0...300, using: &generator)))
             offset = end
         }
         let sentPieces = pieces
@@ -137,8 +138,8 @@ let immediateEcho: HTTPImmediateHandler = { request in
                 let client = try RawSocketClient(port: port)
                 let sender = Thread {
                     for piece in sentPieces {
-                        try? client.send(piece)
-                        usleep(UInt32.random(in: 0...300))
+                        try? client.send(piece.bytes)
+                        usleep(piece.pause)  // the pauses spread the pieces over separate reads: the point
                     }
                 }
                 sender.start()
