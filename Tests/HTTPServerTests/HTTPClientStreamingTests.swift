@@ -58,6 +58,8 @@ import Testing
             connectTimeout: .seconds(2), headTimeout: .seconds(5), idleTimeout: .seconds(5), bufferBytes: 128 * 1024)
         _ = try await response.body.next()
         // The consumer reads nothing more: only the buffer and the kernel's socket buffers may fill.
+        // "The origin sends nothing more" can only be watched over a stretch of time: these two
+        // sleeps are the observation windows, not waits for an event.
         try await Task.sleep(for: .milliseconds(300))
         let stalledAt = origin.bytesSent
         try await Task.sleep(for: .milliseconds(200))

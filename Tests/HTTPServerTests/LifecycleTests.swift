@@ -57,6 +57,7 @@ import Testing
         let started = Atomic<Bool>(false)
         let server = HTTPServer(configuration: HTTPServerConfiguration(port: 0)) { request in
             started.store(true, ordering: .relaxed)
+            // Slow on purpose: the request must still be in flight when the stop begins.
             try await Task.sleep(for: .milliseconds(400))
             return HTTPResponse(status: .ok, bytes: Array("slow done".utf8))
         }

@@ -12,6 +12,7 @@ struct PlainError: Error {}
 /// The handler the tests run against: echoes what it saw; a few paths sleep, throw or misbehave.
 let echoHandler: HTTPHandler = { request in
     if request.path == "/slow", let millis = request.query.flatMap({ Int($0) }) {
+        // A slow handler is what /slow stands for: the sleep is the behaviour under test.
         try await Task.sleep(for: .milliseconds(millis))
     }
     switch request.path {

@@ -124,6 +124,7 @@ import Testing
         defer { origin.stop() }
         let pool = HTTPConnectionPool(idleTimeout: .milliseconds(1))
         _ = try await Pooled.get(origin, pool: pool)
+        // Time passing is the point: the connection must sit idle past the 1 ms timeout.
         try await Task.sleep(for: .milliseconds(20))
         _ = try await Pooled.get(origin, pool: pool)
         #expect(origin.requestsPerConnection == [1, 1])

@@ -68,7 +68,7 @@ import Testing
                 let socket = try RawSocketClient(port: port, timeout: .seconds(10))
                 for byte in Array("GET /files/vod-ts/master.m3u8 HTTP/1.1\r\nHost: proxy\r\nConnection: close\r\n\r\n".utf8) {
                     socket.sendIfOpen([byte])
-                    usleep(500)
+                    usleep(500)  // spaced out so bytes arrive in separate reads: the split is the point
                 }
                 return socket.readUntilClose().bytes
             }

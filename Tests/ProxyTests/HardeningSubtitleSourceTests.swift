@@ -41,6 +41,7 @@ import Testing
             let maxAge = try #require(Self.maxAge(fallback))
             #expect(maxAge <= 1, "a CDN must not keep the empty track longer than the fallback TTL")
             proxy.origin.setFault("/subtitles/en.vtt", nil)
+            // Time passing is the point: the 1 s fallback TTL must run out.
             try await Task.sleep(for: .milliseconds(1_300))
             let recovered = try await proxy.get(Self.file)
             #expect(Self.cueCount(recovered.text) > 0, "the fallback expired, so the real cues are served")

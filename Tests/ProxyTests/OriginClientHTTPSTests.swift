@@ -137,7 +137,9 @@ import Testing
         defer { silent.stop() }
         let client = Self.trustingClient(totalTimeout: .seconds(30))
         let asking = Task { try await ask.answer(client, OriginRequest(url: "https://127.0.0.1:\(silent.port)/a", maxBodyBytes: 100)) }
-        try await Task.sleep(for: .milliseconds(50))
+        // The ClientHello has reached the origin, which never answers it: the client is inside the
+        // handshake, so the cancel lands there and not before the exchange started.
+        try await eventually("no ClientHello reached the origin") { silent.bytesReceived > 0 }
         asking.cancel()
         await #expect(throws: OriginError.cancelled) { try await asking.value }
     }
