@@ -109,19 +109,11 @@ import Testing
 /// A client that counts and checks a generated body as it arrives instead of keeping it.
 enum StreamingReader {
     static func read(port: Int, _ target: String) async throws -> (status: Int, count: Int, intact: Bool) {
-        try await withCheckedThrowingContinuation { continuation in
-            Thread.detachNewThread {
-                continuation.resume(with: Result { try blockingRead(port: port, target, stopAfter: nil) })
-            }
-        }
+        try await onThread { try blockingRead(port: port, target, stopAfter: nil) }
     }
 
     static func readPrefixAndHangUp(port: Int, _ target: String, bytes: Int) async throws {
-        _ = try await withCheckedThrowingContinuation { continuation in
-            Thread.detachNewThread {
-                continuation.resume(with: Result { try blockingRead(port: port, target, stopAfter: bytes) })
-            }
-        }
+        _ = try await onThread { try blockingRead(port: port, target, stopAfter: bytes) }
     }
 
     private static func blockingRead(port: Int, _ target: String, stopAfter: Int?) throws -> (status: Int, count: Int, intact: Bool) {
