@@ -36,6 +36,28 @@ extension TestOrigin {
     @discardableResult
     public func write(_ fd: Int32, _ bytes: [UInt8]) -> Bool { TestListener.writeAll(fd, bytes) }
 
+    /// A head, then `bodyBytes` of 0x47 in 64 KiB writes, each counted as the kernel takes it.
+    func writeFirehose(_ fd: Int32, bodyBytes: Int) {
+        let head = Array("HTTP/1.1 200 OK\r\nContent-Length: \(bodyBytes)\r\nContent-Type: video/mp2t\r\n\r\n".utf8)
+        guard write(fd, head) else {
+            noteClientClosed()
+            return
+        }
+        let block = [UInt8](repeating: 0x47, count: 65_536)
+        var remaining = bodyBytes
+        while remaining > 0 {
+            let count = min(remaining, block.count)
+            let written = block.withUnsafeBytes { send(fd, $0.baseAddress, count, Int32(MSG_NOSIGNAL)) }
+            if written <= 0 {
+                if written < 0 && errno == EINTR { continue }
+                noteClientClosed()
+                return
+            }
+            remaining -= written
+            noteBodyBytesSent(written)
+        }
+    }
+
     /// Blocks until the client closes the connection (counted) or the origin stops.
     public func waitForPeerClose(_ fd: Int32) {
         var scratch = [UInt8](repeating: 0, count: 256)

@@ -20,6 +20,9 @@ public final class TestOrigin: Sendable {
         case gated([UInt8])
         /// Writes the bytes made when the request arrives (for answers naming the origin's own port), then closes.
         case computed(@Sendable () -> [UInt8])
+        /// Writes a Content-Length head for `bodyBytes`, then the body as fast as the client takes it
+        /// (counted in `bodyBytesSent`); a client that closes first is counted in `connectionsClosedByClient`.
+        case firehose(bodyBytes: Int)
     }
 
     /// A request as the origin saw it.
@@ -36,6 +39,8 @@ public final class TestOrigin: Sendable {
     private let recorded = Mutex<[RecordedRequest]>([])
     private let closedConnections = Atomic<Int>(0)
     private let received = Atomic<Int>(0)
+    private let sentBodyBytes = Atomic<Int>(0)
+    private let finished = Atomic<Int>(0)
     private let released = Atomic<Bool>(false)
 
     /// Starts listening on 127.0.0.1 (or `::1`, or another loopback `address`) on a free port (or `port`).
@@ -61,7 +66,14 @@ public final class TestOrigin: Sendable {
     /// test knows an exchange has really reached the origin.
     public var bytesReceived: Int { received.load(ordering: .relaxed) }
 
-    /// How many connections ended because the client closed them while the origin was waiting.
+    /// Body bytes of `.firehose` answers the kernel has taken so far.
+    public var bodyBytesSent: Int { sentBodyBytes.load(ordering: .relaxed) }
+
+    /// Connections the origin is done with (answered, failed or given up), whatever the behaviour.
+    public var finishedConnections: Int { finished.load(ordering: .relaxed) }
+
+    /// How many connections ended because the client closed them while the origin was waiting (or,
+    /// for `.firehose`, writing).
     public var connectionsClosedByClient: Int { closedConnections.load(ordering: .relaxed) }
 
     /// Lets every `.gated` answer go out.
@@ -73,12 +85,15 @@ public final class TestOrigin: Sendable {
     /// Counts a connection the client closed while the origin waited.
     public func noteClientClosed() { closedConnections.add(1, ordering: .relaxed) }
 
+    func noteBodyBytesSent(_ count: Int) { sentBodyBytes.add(count, ordering: .relaxed) }
+
     /// Stops accepting; hanging connections notice within a few milliseconds and close.
     public func stop() { listener.stop() }
 
     deinit { stop() }
 
     private func serve(_ fd: Int32) {
+        defer { finished.add(1, ordering: .relaxed) }
         defer { close(fd) }
         let head = TestListener.readHead { buffer in
             let count = recv(fd, buffer.baseAddress, buffer.count, 0)
@@ -105,6 +120,8 @@ public final class TestOrigin: Sendable {
             write(fd, bytes)
         case .computed(let make):
             write(fd, make())
+        case .firehose(let bodyBytes):
+            writeFirehose(fd, bodyBytes: bodyBytes)
         }
     }
 }
