@@ -34,7 +34,7 @@ final class DiskCacheHarness: Sendable {
 
     var diskCache: DiskCache? { service.handler.diskCache }
 
-    func get(_ target: String, method: String = "GET", headers: [(String, String)] = []) async throws -> WireResponse {
+    func get(_ target: String, method: String = "GET", headers: [(String, String)] = []) async throws -> RawResponse {
         try await TestClient.get(port: service.port, target, method: method, headers: headers)
     }
 

@@ -177,7 +177,7 @@ import Testing
 
     /// A GET on a raw socket whose read gives up after 10 s, so a server that never answers fails the
     /// test instead of hanging it.
-    static func getOnThread(port: Int, _ target: String) async throws -> WireResponse {
+    static func getOnThread(port: Int, _ target: String) async throws -> RawResponse {
         try await onThread {
             let socket = try RawSocketClient(port: port, timeout: .seconds(10))
             socket.sendIfOpen(Array("GET \(target) HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n".utf8))

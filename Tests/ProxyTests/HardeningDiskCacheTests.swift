@@ -22,7 +22,7 @@ import Testing
         let size = 1_000_000
         let first = try await proxy.get("/bucket/obj/\(size).ts")
         // Several at once share one fill: each of them must get the whole body from memory too.
-        let together = try await withThrowingTaskGroup(of: WireResponse.self) { group in
+        let together = try await withThrowingTaskGroup(of: RawResponse.self) { group in
             for _ in 0..<4 { group.addTask { try await proxy.get("/bucket/obj/\(size).ts") } }
             return try await group.reduce(into: []) { $0.append($1) }
         }
@@ -54,7 +54,7 @@ import Testing
         defer { _ = umount(directory) }
         let origin = try GeneratedOrigin()
         let proxy = try DiskCacheHarness(originURL: origin.baseURL, directory: directory)
-        var responses: [(size: Int, response: WireResponse)] = []
+        var responses: [(size: Int, response: RawResponse)] = []
         // 6 objects of 700 kB into 2 MB: the third onwards meets a full file system.
         for index in 0..<6 {
             let size = 700_000 + index

@@ -43,7 +43,7 @@ import Testing
         text.split(separator: "\n").first { $0.hasPrefix(name + " ") }.flatMap { Int($0.split(separator: " ").last ?? "") }
     }
 
-    static func expectShed(_ response: WireResponse, sourceLocation: SourceLocation = #_sourceLocation) {
+    static func expectShed(_ response: RawResponse, sourceLocation: SourceLocation = #_sourceLocation) {
         #expect(response.status == 503, sourceLocation: sourceLocation)
         #expect(response.header("Retry-After") == "1", sourceLocation: sourceLocation)
         #expect(response.header("Cache-Control") == "no-store", sourceLocation: sourceLocation)

@@ -22,7 +22,7 @@ import Testing
 
     static let file = SubtitleURL(setName: "vod", trackID: "en", masterTarget: "/origin/vod-ts/master.m3u8", resource: .segment(0)).path
 
-    static func maxAge(_ response: WireResponse) -> Int? {
+    static func maxAge(_ response: RawResponse) -> Int? {
         guard let value = response.header("Cache-Control"), let range = value.range(of: "max-age=") else { return nil }
         return Int(value[range.upperBound...].prefix { $0.isNumber })
     }
@@ -68,7 +68,7 @@ import Testing
         try await withProxy(config) { proxy in
             _ = try await proxy.get("/origin/vod-ts/master.m3u8")
             proxy.origin.setFault("/subtitles/en.vtt", .delay(.seconds(1)))
-            let responses = try await withThrowingTaskGroup(of: WireResponse.self) { group in
+            let responses = try await withThrowingTaskGroup(of: RawResponse.self) { group in
                 for _ in 0..<8 { group.addTask { try await proxy.get(Self.file) } }
                 return try await group.reduce(into: []) { $0.append($1) }
             }

@@ -201,9 +201,11 @@ public struct RawResponse: Sendable {
     public var headers: [(String, String)]
     public var body: [UInt8]
 
-    /// The first field called `name` (compared case-insensitively).
+    /// The values of the fields called `name` (compared case-insensitively), joined with ", " when it
+    /// is repeated (RFC 9110 §5.3); nil when there is none.
     public func header(_ name: String) -> String? {
-        headers.first { $0.0.lowercased() == name.lowercased() }?.1
+        let values = headers.filter { $0.0.lowercased() == name.lowercased() }.map(\.1)
+        return values.isEmpty ? nil : values.joined(separator: ", ")
     }
 
     /// How many fields are called `name`.

@@ -1,17 +1,5 @@
 import Foundation
 
-/// A response as the test client saw it on the wire.
-public struct WireResponse: Sendable {
-    public var status: Int
-    /// Header names lowercased; repeated fields joined with ", ".
-    public var headers: [String: String]
-    public var body: [UInt8]
-
-    public var text: String { String(decoding: body, as: UTF8.self) }
-
-    public func header(_ name: String) -> String? { headers[name.lowercased()] }
-}
-
 public enum TestClientError: Error { case connect(Int32), io(String), malformed(String) }
 
 /// A minimal HTTP/1.1 client over a raw socket: one request per connection, so what the proxy sends
@@ -19,7 +7,7 @@ public enum TestClientError: Error { case connect(Int32), io(String), malformed(
 public enum TestClient {
     public static func get(
         port: Int, _ target: String, method: String = "GET", headers: [(String, String)] = []
-    ) async throws -> WireResponse {
+    ) async throws -> RawResponse {
         var request = "\(method) \(target) HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nConnection: close\r\n"
         for (name, value) in headers { request += "\(name): \(value)\r\n" }
         request += "\r\n"
@@ -43,23 +31,24 @@ public enum TestClient {
         return client.readUntilClose().bytes
     }
 
-    public static func parse(_ raw: [UInt8], method: String) throws -> WireResponse {
+    /// The response at the start of `raw` (everything read from one connection): its head parsed, its
+    /// body cut to Content-Length when there is one (none for HEAD).
+    public static func parse(_ raw: [UInt8], method: String) throws -> RawResponse {
         guard let headEnd = raw.firstRange(of: [13, 10, 13, 10]) else { throw TestClientError.malformed("no header end") }
         let head = String(decoding: raw[..<headEnd.lowerBound], as: UTF8.self)
         var lines = head.components(separatedBy: "\r\n")
-        let statusLine = lines.removeFirst().split(separator: " ")
-        guard statusLine.count >= 2, let status = Int(statusLine[1]) else { throw TestClientError.malformed(head) }
-        var headers: [String: String] = [:]
+        let statusLine = lines.removeFirst()
+        let words = statusLine.split(separator: " ")
+        guard words.count >= 2, let status = Int(words[1]) else { throw TestClientError.malformed(head) }
+        var headers: [(String, String)] = []
         for line in lines {
             guard let colon = line.firstIndex(of: ":") else { continue }
-            let name = line[..<colon].lowercased()
-            let value = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
-            headers[name] = headers[name].map { $0 + ", " + value } ?? value
+            headers.append((String(line[..<colon]), line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)))
         }
-        var body = Array(raw[headEnd.upperBound...])
-        if let length = headers["content-length"].flatMap(Int.init), method != "HEAD", body.count > length {
-            body = Array(body.prefix(length))
+        var response = RawResponse(statusLine: statusLine, status: status, headers: headers, body: Array(raw[headEnd.upperBound...]))
+        if let length = response.header("Content-Length").flatMap(Int.init), method != "HEAD", response.body.count > length {
+            response.body = Array(response.body.prefix(length))
         }
-        return WireResponse(status: status, headers: headers, body: body)
+        return response
     }
 }

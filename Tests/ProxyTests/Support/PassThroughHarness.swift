@@ -25,7 +25,7 @@ final class PassThroughHarness: Sendable {
 
     var port: Int { service.port }
 
-    func get(_ target: String, method: String = "GET", headers: [(String, String)] = []) async throws -> WireResponse {
+    func get(_ target: String, method: String = "GET", headers: [(String, String)] = []) async throws -> RawResponse {
         try await TestClient.get(port: port, target, method: method, headers: headers)
     }
 

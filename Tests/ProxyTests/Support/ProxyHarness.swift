@@ -39,7 +39,7 @@ final class ProxyHarness: Sendable {
     /// Every log line so far (access and diagnostics).
     var logLines: [String] { lines.withLock { $0 } }
 
-    func get(_ target: String, method: String = "GET", headers: [(String, String)] = []) async throws -> WireResponse {
+    func get(_ target: String, method: String = "GET", headers: [(String, String)] = []) async throws -> RawResponse {
         try await TestClient.get(port: port, target, method: method, headers: headers)
     }
 
