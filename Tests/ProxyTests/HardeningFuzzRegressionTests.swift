@@ -22,7 +22,10 @@ import Testing
         """#.utf8), environment: [:])) ?? ProxyConfig())
 
     @Test func everyRegressionInputIsHandledWithoutTrapping() throws {
-        for (name, bytes) in try Self.inputs() {
+        let inputs = try Self.inputs()
+        // Without inputs the loop checks nothing: a moved or emptied corpus must fail, not pass.
+        #expect(!inputs.isEmpty, "no inputs under \(Self.directory.path)")
+        for (name, bytes) in inputs {
             switch name.split(separator: "-").first {
             case "FuzzRequestHead":
                 _ = HTTPRequestHeadParsing.parse(bytes)
