@@ -4,6 +4,7 @@ import Synchronization
 
 /// A real in-process origin: the project's own HTTPServer serving Tests/Fixtures, with switchable faults.
 public final class FixtureOrigin: Sendable {
+    /// What a path answers instead of its file.
     public enum Fault: Sendable {
         case status(Int)
         case body([UInt8], contentType: String)
@@ -22,6 +23,7 @@ public final class FixtureOrigin: Sendable {
     private let state = LockedBox(State())
     private let server: HTTPServer
 
+    /// Starts serving Tests/Fixtures on a free port.
     public init() throws {
         let state = self.state
         let root = Fixtures.directory.path
@@ -56,12 +58,18 @@ public final class FixtureOrigin: Sendable {
         try server.start()
     }
 
+    /// The port the origin listens on.
     public var port: Int { server.port }
+    /// `http://127.0.0.1:PORT`.
     public var baseURL: String { "http://127.0.0.1:\(port)" }
 
+    /// Makes `path` answer with `fault` (nil: its file again).
     public func setFault(_ path: String, _ fault: Fault?) { state.withLock { $0.faults[path] = fault } }
+    /// Requests seen for `path`.
     public func hits(_ path: String) -> Int { state.withLock { $0.hits[path] ?? 0 } }
+    /// The headers of the last request for `path`.
     public func lastHeaders(_ path: String) -> HTTPHeaders? { state.withLock { $0.lastHeaders[path] } }
 
+    /// Stops the server.
     public func stop() async { await server.stop(gracePeriod: .milliseconds(100)) }
 }

@@ -5,6 +5,7 @@ import Glibc
 /// requests, tiny writes, half-close, whole responses with their head parsed, reads until the server
 /// closes. Every read gives up after the timeout. It blocks its thread: use it inside `onThread { }`.
 public final class RawSocketClient: @unchecked Sendable {
+    /// A socket call that failed, or a response that could not be read.
     public struct Failure: Error, CustomStringConvertible {
         public var description: String
         public init(description: String) { self.description = description }
@@ -70,6 +71,7 @@ public final class RawSocketClient: @unchecked Sendable {
 
     // MARK: Writing
 
+    /// Sends the UTF-8 bytes of `text`, or throws when the peer is gone.
     public func send(_ text: String) throws { try send(Array(text.utf8)) }
 
     /// Sends everything, or throws when the peer is gone.
@@ -213,6 +215,7 @@ public struct RawResponse: Sendable {
         headers.filter { $0.0.lowercased() == name.lowercased() }.count
     }
 
+    /// The body as UTF-8 text.
     public var text: String { String(decoding: body, as: UTF8.self) }
 }
 

@@ -20,6 +20,7 @@ public struct SeededGenerator: RandomNumberGenerator, Sendable {
         print("HLS_TEST_SEED=\(seed) (\(fileID) \(test); set it to replay)")
     }
 
+    /// The next SplitMix64 output.
     public mutating func next() -> UInt64 {
         state &+= 0x9E37_79B9_7F4A_7C15
         var z = state

@@ -11,12 +11,14 @@ public final class SymlinkSwapper: Sendable {
     private let swaps = Atomic<Int>(0)
     private let finished = Mutex<Bool>(false)
 
+    /// Writes a regular file at `path`; nothing swaps before `start()`.
     public init(path: String, outside: String) {
         self.path = path
         self.outside = outside
         try? Data("inside\n".utf8).write(to: URL(fileURLWithPath: path))
     }
 
+    /// Starts swapping on a thread of its own.
     public func start() {
         Thread.detachNewThread { [self] in
             let link = path + ".link"

@@ -1,10 +1,12 @@
 import Foundation
 
+/// Why a one-shot exchange failed.
 public enum TestClientError: Error { case connect(Int32), io(String), malformed(String) }
 
 /// A minimal HTTP/1.1 client over a raw socket: one request per connection, so what the proxy sends
 /// (including redirects) is seen exactly. Blocking I/O runs on its own thread, off the task pool.
 public enum TestClient {
+    /// A request on a new connection (with `Connection: close`) and the response read until the close.
     public static func get(
         port: Int, _ target: String, method: String = "GET", headers: [(String, String)] = []
     ) async throws -> RawResponse {

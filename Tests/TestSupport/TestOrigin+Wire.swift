@@ -19,10 +19,12 @@ extension TestOrigin {
         .raw(response(status: status, headers: [("Location", location)], body: []))
     }
 
+    /// A request target without its query.
     public static func pathOf(_ target: String) -> String {
         String(target.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false).first ?? "")
     }
 
+    /// `duration` in seconds, for Thread.sleep.
     public static func seconds(_ duration: Duration) -> TimeInterval {
         Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
     }

@@ -126,6 +126,7 @@ public final class TestOrigin: Sendable {
     }
 }
 
+/// A test origin that could not start listening.
 public enum TestOriginError: Error {
     case setup(String)
 }

@@ -7,6 +7,7 @@ import HTTPServer
 /// as RFC 9110 §13.1.5 has it. `/nv/<size>.ts` is the same without any validator; `/star/<size>.ts`
 /// answers ranges with an unknown total (`Content-Range: bytes a-b/*`). Every request is recorded.
 public final class VersionedOrigin: Sendable {
+    /// A request as the origin saw it.
     public struct Seen: Sendable, Equatable {
         public var path: String
         public var range: String?
@@ -25,6 +26,7 @@ public final class VersionedOrigin: Sendable {
     private let server: HTTPServer
     private let state: LockedBox<State>
 
+    /// Starts the server on a free port, the object at version 1.
     public init() throws {
         let state = LockedBox(State())
         self.state = state
@@ -49,6 +51,7 @@ public final class VersionedOrigin: Sendable {
         try server.start()
     }
 
+    /// `http://127.0.0.1:PORT`.
     public var baseURL: String { "http://127.0.0.1:\(server.port)" }
 
     /// Replaces the object: later answers are of `version`.
@@ -65,6 +68,7 @@ public final class VersionedOrigin: Sendable {
     /// Requests seen for `path`.
     public func requests(_ path: String) -> [Seen] { state.withLock { $0.seen.filter { $0.path == path } } }
 
+    /// Stops the server.
     public func stop() async { await server.stop(gracePeriod: .seconds(1)) }
 
     /// The bytes of `range` of an object at `version`.
