@@ -17,10 +17,12 @@ let package = Package(
         .target(name: "HLS"),
         .target(name: "Proxy", dependencies: ["HTTPServer", "HLS"]),
         .executableTarget(name: "hls-subtitle-proxy", dependencies: ["Proxy", "HTTPServer"]),
-        .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer"]),
-        .testTarget(name: "HLSTests", dependencies: ["HLS"]),
+        // Helpers every test target shares: raw-socket client, test origins, waits, fixtures, seeded randomness.
+        .target(name: "TestSupport", dependencies: ["HTTPServer"], path: "Tests/TestSupport"),
+        .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer", "TestSupport"]),
+        .testTarget(name: "HLSTests", dependencies: ["HLS", "TestSupport"]),
         // The executable is a dependency so `swift test` builds it for the command-line tests.
-        .testTarget(name: "ProxyTests", dependencies: ["Proxy", "HTTPServer", "HLS", "hls-subtitle-proxy"]),
+        .testTarget(name: "ProxyTests", dependencies: ["Proxy", "HTTPServer", "HLS", "hls-subtitle-proxy", "TestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,12 +1,7 @@
 import Foundation
-import Testing
 @testable import HLS
-
-private func fixture(_ path: String) throws -> [UInt8] {
-    let url = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .appendingPathComponent("Fixtures").appendingPathComponent(path)
-    return Array(try Data(contentsOf: url))
-}
+import TestSupport
+import Testing
 
 @Suite struct FragmentedMP4ReaderTests {
     // `ffprobe -v trace -i "concat:init.mp4|seg00N.m4s"` shows mdhd timescales 12800 (video, track 1) and

@@ -1,24 +1,9 @@
 import Foundation
-import Testing
 @testable import HLS
+import TestSupport
+import Testing
 
-private func fixture(_ path: String) throws -> [UInt8] {
-    let url = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .appendingPathComponent("Fixtures").appendingPathComponent(path)
-    return Array(try Data(contentsOf: url))
-}
-
-/// SplitMix64: a fixed-seed generator, so every run mutates the same bytes.
-struct MutationGenerator: RandomNumberGenerator {
-    var state: UInt64
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-
+extension SeededGenerator {
     /// A copy of `bytes` with a few bytes overwritten (often with 0x00, 0xFF or 0x47), or cut short.
     mutating func mutate(_ bytes: [UInt8]) -> [UInt8] {
         guard !bytes.isEmpty else { return [] }
@@ -39,7 +24,7 @@ struct MutationGenerator: RandomNumberGenerator {
         let media = Array(try fixture("vod-fmp4/seg000.m4s").prefix(4096))
         let movText = try fixture("subtitles/mp4-with-mov_text.mp4")
         let twoTracks = try fixture("corpus/mp4/ffmpeg-generated-2x-mov_text-eng-fra.mp4")
-        var generator = MutationGenerator(state: 0x5EED)
+        var generator = SeededGenerator()
         var outcomes = (answers: 0, errors: 0)
         func record(_ body: () throws -> Void) {
             do {
@@ -68,7 +53,7 @@ struct MutationGenerator: RandomNumberGenerator {
     }
 
     @Test func randomBytesNeverTrap() {
-        var generator = MutationGenerator(state: 42)
+        var generator = SeededGenerator()
         for length in [0, 1, 7, 8, 187, 188, 189, 376, 1000] {
             for _ in 0..<30 {
                 let bytes = (0..<length).map { _ in UInt8.random(in: 0...255, using: &generator) }

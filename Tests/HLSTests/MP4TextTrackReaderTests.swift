@@ -1,12 +1,7 @@
 import Foundation
-import Testing
 @testable import HLS
-
-private func fixture(_ path: String) throws -> [UInt8] {
-    let url = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .appendingPathComponent("Fixtures").appendingPathComponent(path)
-    return Array(try Data(contentsOf: url))
-}
+import TestSupport
+import Testing
 
 @Suite struct MP4TextTrackReaderTests {
     @Test func spanishMovTextMatchesFFmpegsWebVTT() throws {

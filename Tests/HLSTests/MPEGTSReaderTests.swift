@@ -1,12 +1,7 @@
 import Foundation
-import Testing
 @testable import HLS
-
-private func fixture(_ path: String) throws -> [UInt8] {
-    let url = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .appendingPathComponent("Fixtures").appendingPathComponent(path)
-    return Array(try Data(contentsOf: url))
-}
+import TestSupport
+import Testing
 
 /// A 188-byte packet: header, optional adaptation-field stuffing, payload padded with 0xFF.
 private func packet(pid: Int, payloadUnitStart: Bool = true, payload: [UInt8]) -> [UInt8] {

@@ -1,4 +1,5 @@
 import HLS
+import TestSupport
 import Testing
 
 /// The rewriter against every real-world master in Tests/Fixtures/corpus/master.

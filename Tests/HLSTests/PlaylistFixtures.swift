@@ -1,17 +1,15 @@
 import Foundation
 import HLS
+import TestSupport
 
-/// Locates and reads the repository's fixtures (Tests/Fixtures), relative to this file.
+/// The playlist tests' view of Tests/Fixtures: corpus listings, golden files, the tracks they add.
 enum PlaylistFixtures {
     /// Tests/Fixtures.
-    static let root = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent()
-        .deletingLastPathComponent()
-        .appendingPathComponent("Fixtures")
+    static let root = Fixtures.directory
 
     /// The bytes of `Tests/Fixtures/<path>`.
     static func bytes(_ path: String) throws -> [UInt8] {
-        [UInt8](try Data(contentsOf: root.appendingPathComponent(path)))
+        try fixture(path)
     }
 
     /// File names (not paths) of the `.m3u8` files in `Tests/Fixtures/<directory>`, sorted.

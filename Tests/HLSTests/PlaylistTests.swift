@@ -1,4 +1,5 @@
 import HLS
+import TestSupport
 import Testing
 
 @Suite struct PlaylistTests {

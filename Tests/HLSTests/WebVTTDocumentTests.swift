@@ -1,18 +1,12 @@
 import Foundation
-import Testing
 @testable import HLS
-
-private let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-    .appendingPathComponent("Fixtures")
-
-private func fixture(_ path: String) throws -> [UInt8] {
-    Array(try Data(contentsOf: fixtures.appendingPathComponent(path)))
-}
+import TestSupport
+import Testing
 
 private func webVTTFixturePaths() throws -> [String] {
     let folders = ["subtitles", "corpus/webvtt"]
     return try folders.flatMap { folder in
-        try FileManager.default.contentsOfDirectory(atPath: fixtures.appendingPathComponent(folder).path)
+        try FileManager.default.contentsOfDirectory(atPath: Fixtures.url(folder).path)
             .filter { $0.hasSuffix(".vtt") }.sorted().map { "\(folder)/\($0)" }
     }
 }

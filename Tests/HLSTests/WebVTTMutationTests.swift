@@ -1,19 +1,14 @@
 import Foundation
-import Testing
 @testable import HLS
-
-private func fixture(_ path: String) throws -> [UInt8] {
-    let url = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .appendingPathComponent("Fixtures").appendingPathComponent(path)
-    return Array(try Data(contentsOf: url))
-}
+import TestSupport
+import Testing
 
 @Suite struct WebVTTMutationTests {
     @Test func mutatedSubtitlesParseOrFailWithTypedErrorsAndStillRoundTrip() throws {
         let sources = try ["subtitles/en.vtt", "subtitles/en-forced-bom-crlf.vtt", "corpus/webvtt/legacy-region-header-kind-language.vtt",
                            "corpus/webvtt/note-comment-blocks.vtt"].map(fixture)
         let srtSources = try ["subtitles/es.srt", "corpus/srt/utf16le-bom.srt"].map(fixture)
-        var generator = MutationGenerator(state: 0xC0FFEE)
+        var generator = SeededGenerator()
         var parsed = 0
         for round in 0..<600 {
             let bytes = generator.mutate(sources[round % sources.count])
@@ -32,7 +27,7 @@ private func fixture(_ path: String) throws -> [UInt8] {
     }
 
     @Test func randomBytesNeverTrapTheTextReaders() {
-        var generator = MutationGenerator(state: 7)
+        var generator = SeededGenerator()
         for length in [0, 1, 6, 7, 30, 300] {
             for _ in 0..<50 {
                 var bytes = Array("WEBVTT\n".utf8)

@@ -1,6 +1,7 @@
 import Foundation
-import Testing
 @testable import HLS
+import TestSupport
+import Testing
 
 @Suite struct WebVTTSegmentingTests {
     private let document = WebVTTDocument(
@@ -84,9 +85,7 @@ import Testing
     }
 
     @Test func twoHourFileSplitsIntoSixSecondWindowsWithoutLosingCues() throws {
-        let url = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .appendingPathComponent("Fixtures/subtitles/long-2h.vtt")
-        let long = try WebVTTDocument.parse(Array(try Data(contentsOf: url)))
+        let long = try WebVTTDocument.parse(try fixture("subtitles/long-2h.vtt"))
         let boundaries = (0..<1200).map { Int64($0) * 6000 }
         let segments = long.segmented(boundaries: boundaries)
         #expect(segments.count == 1200)
@@ -98,7 +97,7 @@ import Testing
     }
 
     @Test func randomCuesLandInExactlyTheWindowsTheyOverlap() {
-        var generator = MutationGenerator(state: 2024)
+        var generator = SeededGenerator()
         let cues = (0..<300).map { index -> WebVTTCue in
             let start = Int64.random(in: 0...60_000, using: &generator)
             let length = [0, 1, 500, 5999, 6000, 6001, 20_000].randomElement(using: &generator) ?? 0

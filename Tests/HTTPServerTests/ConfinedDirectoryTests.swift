@@ -2,6 +2,7 @@ import Foundation
 import Glibc
 @testable import HTTPServer
 import Synchronization
+import TestSupport
 import Testing
 
 /// Opening files beneath a directory descriptor, by both methods: openat2 with RESOLVE_BENEATH, and the
@@ -109,7 +110,7 @@ import Testing
         let swaps = SymlinkSwapper(path: tree.root + "/target.txt", outside: tree.secret)
         swaps.start()
         // On a thread of its own: a loop this long on the task pool would starve every other test.
-        let (served, refused, leaked, opens) = await Self.onThread { () -> (Int, Int, Int, Int) in
+        let (served, refused, leaked, opens) = try await onThread { () -> (Int, Int, Int, Int) in
             var served = 0, refused = 0, leaked = 0, opens = 0
             // At least 20,000 opens and 500 swaps (a loaded machine may run the swapper slowly), bounded.
             while opens < 20_000 || swaps.count < 500, opens < 1_000_000 {
@@ -129,13 +130,6 @@ import Testing
         #expect(served > 0 && refused > 0, "served \(served), refused \(refused): both states were seen")
     }
 
-    /// Runs blocking work on a new thread and returns its result.
-    static func onThread<T: Sendable>(_ work: @escaping @Sendable () -> T) async -> T {
-        await withCheckedContinuation { continuation in
-            Thread.detachNewThread { continuation.resume(returning: work()) }
-        }
-    }
-
     @Test(arguments: methods)
     func aFileNamedWithATrailingSlashIsRefusedAsTheKernelRefusesIt(method: ConfinedDirectory.Resolution) throws {
         let tree = try Tree()
@@ -152,47 +146,5 @@ import Testing
             }
         }
         #expect(try Self.text(directory.openFile("dirlink/real.txt")) == "real\n")
-    }
-}
-
-/// A thread that swaps `path` between a regular file and a symlink to `outside`, atomically (rename
-/// over it), as fast as it can until stopped.
-final class SymlinkSwapper: Sendable {
-    let path: String
-    let outside: String
-    private let stopping = Atomic<Bool>(false)
-    private let swaps = Atomic<Int>(0)
-    private let finished = Mutex<Bool>(false)
-
-    init(path: String, outside: String) {
-        self.path = path
-        self.outside = outside
-        try? Data("inside\n".utf8).write(to: URL(fileURLWithPath: path))
-    }
-
-    func start() {
-        Thread.detachNewThread { [self] in
-            let link = path + ".link"
-            let file = path + ".file"
-            while !stopping.load(ordering: .relaxed) {
-                unlink(link)
-                _ = symlink(outside, link)
-                _ = rename(link, path)
-                try? Data("inside\n".utf8).write(to: URL(fileURLWithPath: file))
-                _ = rename(file, path)
-                swaps.add(1, ordering: .relaxed)
-            }
-            finished.withLock { $0 = true }
-        }
-    }
-
-    /// Swaps made so far.
-    var count: Int { swaps.load(ordering: .relaxed) }
-
-    /// Stops the thread (waits for it) and returns how many swaps it made.
-    func stop() -> Int {
-        stopping.store(true, ordering: .relaxed)
-        while !finished.withLock({ $0 }) { usleep(1000) }
-        return swaps.load(ordering: .relaxed)
     }
 }

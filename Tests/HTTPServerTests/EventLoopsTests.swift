@@ -1,6 +1,7 @@
 import Glibc
 import HTTPServer
 import Synchronization
+import TestSupport
 import Testing
 
 /// Several event loops on one port: connections spread over their threads, one connection cap and one
@@ -14,7 +15,7 @@ import Testing
     @Test func connectionsSpreadOverEveryLoopAndAreCountedTogether() async throws {
         try await withServer({ $0.eventLoops = 2 }, immediateHandler: Self.threadEcho) { server in
             let port = server.port
-            let (clients, threads) = try await offPool { () -> ([RawSocketClient], Set<String>) in
+            let (clients, threads) = try await onThread { () -> ([RawSocketClient], Set<String>) in
                 var clients: [RawSocketClient] = []
                 var threads = Set<String>()
                 for _ in 0..<40 {
@@ -28,7 +29,7 @@ import Testing
             // The kernel hashes each new connection to one of the two sockets: 40 all landing on one
             // would be a 1 in 2^39 chance.
             #expect(threads.count == 2)
-            #expect(try await eventually { server.openConnections == 40 })
+            try await eventually { server.openConnections == 40 }
             withExtendedLifetime(clients) {}
         }
     }
@@ -36,7 +37,7 @@ import Testing
     @Test func theConnectionCapHoldsAcrossLoops() async throws {
         try await withServer({ $0.eventLoops = 2; $0.maxConnections = 3 }, immediateHandler: Self.threadEcho) { server in
             let port = server.port
-            let statuses = try await offPool { () -> [Int] in
+            let statuses = try await onThread { () -> [Int] in
                 var clients: [RawSocketClient] = []
                 var statuses: [Int] = []
                 for _ in 0..<6 {
@@ -58,7 +59,7 @@ import Testing
         let server = HTTPServer(configuration: configuration, handler: { _ in HTTPResponse(status: .ok) })
         try server.start()
         let port = server.port
-        #expect(try await offPool { try freshRequestStatus(port: port) } == 200)
+        #expect(try await onThread { try freshRequestStatus(port: port) } == 200)
         await server.stop(gracePeriod: .seconds(1))
         #expect(!server.isAcceptingConnections)
         #expect(throws: (any Error).self) { try RawSocketClient(port: port) }
@@ -66,7 +67,7 @@ import Testing
         configuration.port = port
         let again = HTTPServer(configuration: configuration, handler: { _ in HTTPResponse(status: .ok) })
         try again.start()
-        #expect(try await offPool { try freshRequestStatus(port: port) } == 200)
+        #expect(try await onThread { try freshRequestStatus(port: port) } == 200)
         await again.stop(gracePeriod: .seconds(1))
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 @testable import HTTPServer
+import TestSupport
 import Testing
 
 /// Handlers returning `.file` bodies: sent with sendfile from the loop thread, whole or a region.
@@ -32,7 +33,7 @@ import Testing
         defer { try? FileManager.default.removeItem(atPath: path) }
         try await withServer(immediateHandler: Self.fileHandler(path)) { server in
             let port = server.port
-            let (first, second) = try await offPool {
+            let (first, second) = try await onThread {
                 let client = try RawSocketClient(port: port)
                 try client.send("GET /a HTTP/1.1\r\nHost: t\r\n\r\n")
                 let first = try client.readResponse()
@@ -51,7 +52,7 @@ import Testing
         defer { try? FileManager.default.removeItem(atPath: path) }
         try await withServer(immediateHandler: Self.fileHandler(path)) { server in
             let port = server.port
-            let responses = try await offPool {
+            let responses = try await onThread {
                 let client = try RawSocketClient(port: port)
                 try client.send("GET /?0,100000 HTTP/1.1\r\nHost: t\r\n\r\nGET /?299990,10 HTTP/1.1\r\nHost: t\r\n\r\nGET / HTTP/1.1\r\nHost: t\r\n\r\n")
                 return try (0..<3).map { _ in try client.readResponse() }
@@ -66,7 +67,7 @@ import Testing
         defer { try? FileManager.default.removeItem(atPath: path) }
         try await withServer(immediateHandler: Self.fileHandler(path)) { server in
             let port = server.port
-            let (head, empty, after) = try await offPool {
+            let (head, empty, after) = try await onThread {
                 let client = try RawSocketClient(port: port)
                 try client.send("HEAD / HTTP/1.1\r\nHost: t\r\n\r\n")
                 let head = try client.readResponse(isHead: true)
@@ -95,13 +96,13 @@ import Testing
         }
         try await withServer(immediateHandler: shrinking) { server in
             let port = server.port
-            let outcome = try await offPool { () -> String in
+            let outcome = try await onThread { () -> String in
                 let client = try RawSocketClient(port: port)
                 try client.send("GET / HTTP/1.1\r\nHost: t\r\n\r\n")
                 return client.responseOutcome()
             }
             #expect(outcome == "connection closed inside the body")
-            #expect(try await offPool { try freshRequestStatus(port: port) } == 200)
+            #expect(try await onThread { try freshRequestStatus(port: port) } == 200)
         }
     }
 

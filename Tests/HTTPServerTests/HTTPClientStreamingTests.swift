@@ -1,4 +1,5 @@
 @testable import HTTPServer
+import TestSupport
 import Testing
 
 @Suite struct HTTPClientStreamingTests {
@@ -51,41 +52,46 @@ import Testing
     }
 
     @Test func aSlowConsumerHoldsTheOriginBack() async throws {
-        let origin = try FirehoseOrigin(bodyBytes: 200 << 20)
+        let origin = try TestOrigin(routes: ["/": .firehose(bodyBytes: 200 << 20)])
+        defer { origin.stop() }
         let response = try await HTTPClient.stream(
             HTTPClientRequest(host: "127.0.0.1", port: origin.port, target: "/"),
             connectTimeout: .seconds(2), headTimeout: .seconds(5), idleTimeout: .seconds(5), bufferBytes: 128 * 1024)
         _ = try await response.body.next()
         // The consumer reads nothing more: only the buffer and the kernel's socket buffers may fill.
+        // "The origin sends nothing more" can only be watched over a stretch of time: these two
+        // sleeps are the observation windows, not waits for an event.
         try await Task.sleep(for: .milliseconds(300))
-        let stalledAt = origin.bytesSent
+        let stalledAt = origin.bodyBytesSent
         try await Task.sleep(for: .milliseconds(200))
         #expect(stalledAt < 32 << 20)
-        #expect(origin.bytesSent == stalledAt)
+        #expect(origin.bodyBytesSent == stalledAt)
         response.body.cancel()
-        #expect(try await eventually { origin.isFinished })
+        try await eventually { origin.finishedConnections == 1 }
     }
 
     @Test func cancellingTheBodyClosesTheOriginConnection() async throws {
-        let origin = try FirehoseOrigin(bodyBytes: 200 << 20)
+        let origin = try TestOrigin(routes: ["/": .firehose(bodyBytes: 200 << 20)])
+        defer { origin.stop() }
         let response = try await HTTPClient.stream(
             HTTPClientRequest(host: "127.0.0.1", port: origin.port, target: "/"),
             connectTimeout: .seconds(2), headTimeout: .seconds(5), idleTimeout: .seconds(5))
         #expect(try await response.body.next() != nil)
         response.body.cancel()
         await #expect(throws: HTTPClientError.cancelled) { try await response.body.next() }
-        #expect(try await eventually { origin.sawPeerClose })
-        #expect(origin.bytesSent < 200 << 20)
+        try await eventually { origin.connectionsClosedByClient == 1 }
+        #expect(origin.bodyBytesSent < 200 << 20)
     }
 
     @Test func droppingTheBodyStreamAlsoClosesTheOriginConnection() async throws {
-        let origin = try FirehoseOrigin(bodyBytes: 200 << 20)
+        let origin = try TestOrigin(routes: ["/": .firehose(bodyBytes: 200 << 20)])
+        defer { origin.stop() }
         do {
             let response = try await HTTPClient.stream(
                 HTTPClientRequest(host: "127.0.0.1", port: origin.port, target: "/"),
                 connectTimeout: .seconds(2), headTimeout: .seconds(5), idleTimeout: .seconds(5))
             #expect(try await response.body.next() != nil)
         }
-        #expect(try await eventually { origin.sawPeerClose })
+        try await eventually { origin.connectionsClosedByClient == 1 }
     }
 }

@@ -61,9 +61,9 @@ func readResponse(_ wire: String, method: HTTPMethod = .get, limit: Int = 1000, 
         #expect(try readResponse("HTTP/1.1 204 No Content\r\n\r\n").1.isEmpty)
     }
 
-    @Test(arguments: ["1", "a", "A", "7fffffff", "0000000000000000000001"])
-    func strictChunkSizesParse(text: String) throws {
-        _ = try HTTPResponseSyntax.parseChunkSize(Array(text.utf8))
+    @Test(arguments: [("1", 1), ("a", 10), ("A", 10), ("7fffffff", 0x7fff_ffff), ("0000000000000000000001", 1)])
+    func strictChunkSizesParse(text: String, size: Int) throws {
+        #expect(try HTTPResponseSyntax.parseChunkSize(Array(text.utf8)) == size)
     }
 
     @Test(arguments: ["", "0x1", "-1", "+1", " 1", "1 x", "g", "8000000000000000", "ffffffffffffffffffff"])

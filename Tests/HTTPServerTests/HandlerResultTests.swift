@@ -1,11 +1,12 @@
 import HTTPServer
+import TestSupport
 import Testing
 
 @Suite struct HandlerResultTests {
     @Test func aThrownStatusErrorBecomesItsStatusWithTheReason() async throws {
         try await withServer { server in
             let port = server.port
-            let (error, next) = try await offPool {
+            let (error, next) = try await onThread {
                 let client = try RawSocketClient(port: port)
                 try client.send("GET /status-error HTTP/1.1\r\nHost: t\r\n\r\n")
                 let error = try client.readResponse()
@@ -22,7 +23,7 @@ import Testing
     @Test func anyOtherThrownErrorBecomes500() async throws {
         try await withServer { server in
             let port = server.port
-            let response = try await offPool {
+            let response = try await onThread {
                 let client = try RawSocketClient(port: port)
                 try client.send("GET /plain-error HTTP/1.1\r\nHost: t\r\n\r\n")
                 return try client.readResponse()
@@ -35,7 +36,7 @@ import Testing
     @Test func theServersFramingHeadersWinOverTheHandlers() async throws {
         try await withServer { server in
             let port = server.port
-            let (response, closed) = try await offPool {
+            let (response, closed) = try await onThread {
                 let client = try RawSocketClient(port: port)
                 try client.send("GET /own-framing HTTP/1.1\r\nHost: t\r\nConnection: close\r\n\r\n")
                 return (try client.readResponse(), try client.readsEndOfStream())

@@ -1,6 +1,7 @@
 import Foundation
 import HTTPServer
 import Synchronization
+import TestSupport
 import Testing
 
 /// Answers `/now/...` on the loop thread, throws for `/now-error`, and leaves everything else to the
@@ -20,7 +21,7 @@ let immediateEcho: HTTPImmediateHandler = { request in
         }
         try await withServer(handler: counting, immediateHandler: immediateEcho) { server in
             let port = server.port
-            let response = try await offPool {
+            let response = try await onThread {
                 let client = try RawSocketClient(port: port)
                 try client.send("GET /now/a HTTP/1.1\r\nHost: t\r\n\r\n")
                 return try client.readResponse()
@@ -35,7 +36,7 @@ let immediateEcho: HTTPImmediateHandler = { request in
     @Test func nilFromTheImmediateHandlerPassesTheRequestToTheAsyncHandler() async throws {
         try await withServer(immediateHandler: immediateEcho) { server in
             let port = server.port
-            let response = try await offPool {
+            let response = try await onThread {
                 let client = try RawSocketClient(port: port)
                 try client.send("GET /later?x=1 HTTP/1.1\r\nHost: t\r\n\r\n")
                 return try client.readResponse()
@@ -48,7 +49,7 @@ let immediateEcho: HTTPImmediateHandler = { request in
     @Test func anErrorThrownByTheImmediateHandlerBecomesItsStatus() async throws {
         try await withServer(immediateHandler: immediateEcho) { server in
             let port = server.port
-            let (error, next) = try await offPool {
+            let (error, next) = try await onThread {
                 let client = try RawSocketClient(port: port)
                 try client.send("GET /now-error HTTP/1.1\r\nHost: t\r\n\r\nGET /now/b HTTP/1.1\r\nHost: t\r\n\r\n")
                 return (try client.readResponse(), try client.readResponse())
@@ -62,7 +63,7 @@ let immediateEcho: HTTPImmediateHandler = { request in
     @Test func pipelinedImmediateAndAsyncResponsesKeepRequestOrder() async throws {
         try await withServer(immediateHandler: immediateEcho) { server in
             let port = server.port
-            let texts = try await offPool {
+            let texts = try await onThread {
                 let client = try RawSocketClient(port: port)
                 // The slow async answers come first: answering in completion order would put the immediate
                 // ones ahead of them.
@@ -85,7 +86,7 @@ let immediateEcho: HTTPImmediateHandler = { request in
         let count = 1500
         try await withServer(immediateHandler: immediateEcho) { server in
             let port = server.port
-            let texts = try await offPool {
+            let texts = try await onThread {
                 let client = try RawSocketClient(port: port)
                 let requests = (0..<count).map { "GET /now/\($0) HTTP/1.1\r\nHost: t\r\n\r\n" }.joined()
                 let sender = Thread { try? client.send(requests) }
@@ -99,7 +100,7 @@ let immediateEcho: HTTPImmediateHandler = { request in
     @Test func pipelinedRequestsWithContentLengthAndChunkedBodiesSentInRandomPiecesAreAnsweredInOrder() async throws {
         // Kept input is consumed from an offset: pieces that end mid-head or mid-body, immediate and
         // async answers, and bodies between heads must all line up with what was sent.
-        var generator = SystemRandomNumberGenerator()
+        var generator = SeededGenerator()
         var requests: [(text: String, expected: String)] = []
         for index in 0..<300 {
             switch Int.random(in: 0..<4, using: &generator) {
@@ -121,23 +122,24 @@ let immediateEcho: HTTPImmediateHandler = { request in
             }
         }
         let bytes = Array(requests.map(\.text).joined().utf8)
-        var pieces: [[UInt8]] = []
+        // Each piece with the pause after it, so the whole run follows the seed.
+        var pieces: [(bytes: [UInt8], pause: UInt32)] = []
         var offset = 0
         while offset < bytes.count {
             let end = min(bytes.count, offset + Int.random(in: 1...700, using: &generator))
-            pieces.append(Array(bytes[offset..<end]))
+            pieces.append((Array(bytes[offset..<end]), UInt32.random(in: 0...300, using: &generator)))
             offset = end
         }
         let sentPieces = pieces
         let count = requests.count
         try await withServer(immediateHandler: immediateEcho) { server in
             let port = server.port
-            let texts = try await offPool {
+            let texts = try await onThread {
                 let client = try RawSocketClient(port: port)
                 let sender = Thread {
                     for piece in sentPieces {
-                        try? client.send(piece)
-                        usleep(UInt32.random(in: 0...300))
+                        try? client.send(piece.bytes)
+                        usleep(piece.pause)  // the pauses spread the pieces over separate reads: the point
                     }
                 }
                 sender.start()
@@ -155,7 +157,7 @@ let immediateEcho: HTTPImmediateHandler = { request in
     @Test func aHeadRequestAnsweredAtOnceGetsTheLengthButNoBody() async throws {
         try await withServer(immediateHandler: immediateEcho) { server in
             let port = server.port
-            let (head, next) = try await offPool {
+            let (head, next) = try await onThread {
                 let client = try RawSocketClient(port: port)
                 try client.send("HEAD /now/c HTTP/1.1\r\nHost: t\r\n\r\nGET /now/d HTTP/1.1\r\nHost: t\r\n\r\n")
                 return (try client.readResponse(isHead: true), try client.readResponse())
@@ -168,7 +170,7 @@ let immediateEcho: HTTPImmediateHandler = { request in
     @Test func aClosingRequestAnsweredAtOnceClosesTheConnection() async throws {
         try await withServer(immediateHandler: immediateEcho) { server in
             let port = server.port
-            let (response, closed) = try await offPool {
+            let (response, closed) = try await onThread {
                 let client = try RawSocketClient(port: port)
                 try client.send("GET /now/e HTTP/1.1\r\nHost: t\r\nConnection: close\r\n\r\nGET /now/f HTTP/1.1\r\nHost: t\r\n\r\n")
                 return (try client.readResponse(), try client.readsEndOfStream())

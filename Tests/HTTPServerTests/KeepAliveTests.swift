@@ -1,11 +1,12 @@
 import HTTPServer
+import TestSupport
 import Testing
 
 @Suite struct KeepAliveTests {
     @Test func twoRequestsAreServedOnOneConnection() async throws {
         try await withServer { server in
             let port = server.port
-            let (first, second) = try await offPool {
+            let (first, second) = try await onThread {
                 let client = try RawSocketClient(port: port)
                 try client.send("GET /one HTTP/1.1\r\nHost: test\r\n\r\n")
                 let first = try client.readResponse()
@@ -24,7 +25,7 @@ import Testing
     @Test func http10ClosesByDefault() async throws {
         try await withServer { server in
             let port = server.port
-            let (response, closed) = try await offPool {
+            let (response, closed) = try await onThread {
                 let client = try RawSocketClient(port: port)
                 try client.send("GET / HTTP/1.0\r\n\r\n")
                 return (try client.readResponse(), try client.readsEndOfStream())
@@ -38,7 +39,7 @@ import Testing
     @Test func http10KeepsTheConnectionWhenAsked() async throws {
         try await withServer { server in
             let port = server.port
-            let (first, second) = try await offPool {
+            let (first, second) = try await onThread {
                 let client = try RawSocketClient(port: port)
                 try client.send("GET /a HTTP/1.0\r\nConnection: keep-alive\r\n\r\n")
                 let first = try client.readResponse()
@@ -53,7 +54,7 @@ import Testing
     @Test func connectionCloseIsHonoured() async throws {
         try await withServer { server in
             let port = server.port
-            let (response, closed) = try await offPool {
+            let (response, closed) = try await onThread {
                 let client = try RawSocketClient(port: port)
                 try client.send("GET / HTTP/1.1\r\nHost: test\r\nConnection: close\r\n\r\n")
                 return (try client.readResponse(), try client.readsEndOfStream())
@@ -66,7 +67,7 @@ import Testing
     @Test func pipelinedRequestsAreAnsweredInOrder() async throws {
         try await withServer { server in
             let port = server.port
-            let responses = try await offPool {
+            let responses = try await onThread {
                 let client = try RawSocketClient(port: port)
                 // The first is slowest, so answering in completion order would reverse them.
                 try client.send("GET /slow?300 HTTP/1.1\r\nHost: t\r\n\r\nGET /slow?10 HTTP/1.1\r\nHost: t\r\n\r\n"
@@ -82,7 +83,7 @@ import Testing
     @Test func headGetsTheContentLengthOfGetButNoBody() async throws {
         try await withServer { server in
             let port = server.port
-            let (head, get, leftover) = try await offPool {
+            let (head, get, leftover) = try await onThread {
                 let client = try RawSocketClient(port: port)
                 try client.send("HEAD /x HTTP/1.1\r\nHost: t\r\n\r\n")
                 let head = try client.readResponse(isHead: true)
@@ -102,7 +103,7 @@ import Testing
     @Test func optionsReachesTheHandler() async throws {
         try await withServer { server in
             let port = server.port
-            let (path, star) = try await offPool {
+            let (path, star) = try await onThread {
                 let client = try RawSocketClient(port: port)
                 try client.send("OPTIONS /p HTTP/1.1\r\nHost: t\r\nOrigin: http://a\r\n\r\n")
                 let path = try client.readResponse()
@@ -117,7 +118,7 @@ import Testing
     @Test func bareLineFeedLineEndingsAreAccepted() async throws {
         try await withServer { server in
             let port = server.port
-            let response = try await offPool {
+            let response = try await onThread {
                 let client = try RawSocketClient(port: port)
                 try client.send("\r\nGET /lf HTTP/1.1\nHost: t\n\n")
                 return try client.readResponse()
@@ -129,7 +130,7 @@ import Testing
     @Test func absoluteFormAndPercentEncodedPathsReachTheHandlerDecoded() async throws {
         try await withServer { server in
             let port = server.port
-            let response = try await offPool {
+            let response = try await onThread {
                 let client = try RawSocketClient(port: port)
                 try client.send("GET http://origin.example/a%20b/%C3%A9?x=%41 HTTP/1.1\r\nHost: origin.example\r\n\r\n")
                 return try client.readResponse()
@@ -141,7 +142,7 @@ import Testing
     @Test func aDeclaredBodyIsReadPastAndDiscardedAndTheNextRequestFollowsIt() async throws {
         try await withServer { server in
             let port = server.port
-            let (first, second) = try await offPool {
+            let (first, second) = try await onThread {
                 let client = try RawSocketClient(port: port)
                 try client.send("GET /b HTTP/1.1\r\nHost: t\r\nContent-Length: 5\r\n\r\nhel")
                 try client.send("loGET /after HTTP/1.1\r\nHost: t\r\n\r\n")

@@ -1,4 +1,5 @@
 import HTTPServer
+import TestSupport
 import Testing
 
 /// One request the server must refuse, and the status it must refuse it with.
@@ -80,7 +81,7 @@ let malformedRequests: [MalformedRequest] = [
     func malformedRequestGetsItsStatusAndCloseAndTheServerStillServes(_ row: MalformedRequest) async throws {
         try await withServer { server in
             let port = server.port
-            let (response, closed, next) = try await offPool {
+            let (response, closed, next) = try await onThread {
                 let client = try RawSocketClient(port: port)
                 try client.send(row.bytes)
                 let response = try client.readResponse()

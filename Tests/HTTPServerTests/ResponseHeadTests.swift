@@ -1,4 +1,5 @@
 @testable import HTTPServer
+import TestSupport
 import Testing
 
 /// How response heads are written: the fields the server owns, and heads larger than the loop's buffer.
@@ -50,7 +51,7 @@ import Testing
         }
         try await withServer(immediateHandler: handler) { server in
             let port = server.port
-            let (big, small) = try await offPool {
+            let (big, small) = try await onThread {
                 let client = try RawSocketClient(port: port)
                 try client.send("GET /big HTTP/1.1\r\nHost: t\r\n\r\nGET /small HTTP/1.1\r\nHost: t\r\n\r\n")
                 return (try client.readResponse(), try client.readResponse())

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// The README's AVPlayer helper is the file Examples/AVPlayer/ProxyURL.swift. These tests compile
@@ -22,8 +23,7 @@ import Testing
     ]
 
     @Test func theAVPlayerHelperKeepsEscapedOriginPathsAndQueriesAsTheyAreInsteadOfTrapping() throws {
-        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-            .deletingLastPathComponent().deletingLastPathComponent()
+        let root = Fixtures.repositoryRoot
         let helper = root.appendingPathComponent("Examples/AVPlayer/ProxyURL.swift")
         #expect(FileManager.default.fileExists(atPath: helper.path))
         guard let swiftc = Self.findSwiftc() else {
@@ -53,8 +53,7 @@ import Testing
     }
 
     @Test func theREADMEQuotesTheAVPlayerHelperFileWordForWord() throws {
-        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-            .deletingLastPathComponent().deletingLastPathComponent()
+        let root = Fixtures.repositoryRoot
         let helper = try String(contentsOf: root.appendingPathComponent("Examples/AVPlayer/ProxyURL.swift"), encoding: .utf8)
         let readme = try String(contentsOf: root.appendingPathComponent("README.md"), encoding: .utf8)
         #expect(readme.contains("```swift\n" + helper + "```"))

@@ -1,6 +1,7 @@
 import Foundation
 import HTTPServer
 import Proxy
+import TestSupport
 import Testing
 
 /// The executable as operators run it: flags, exit statuses, startup, logs, signals.
@@ -117,7 +118,7 @@ import Testing
         let port = try #require(Int(portText))
         async let slow = TestClient.get(port: port, "/o/slow/master.m3u8")
         // Let the request reach the origin, then ask the proxy to stop while it waits there.
-        while origin.hits("/slow/master.m3u8") == 0 { try await Task.sleep(for: .milliseconds(20)) }
+        try await eventually { origin.hits("/slow/master.m3u8") > 0 }
         child.terminate()
         #expect(try await child.waitForError(containing: "draining") != nil)
         // The listener closes as the drain starts (the log line comes just before): poll briefly.

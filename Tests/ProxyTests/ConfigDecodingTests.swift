@@ -1,10 +1,11 @@
 import Foundation
 import HLS
 import Proxy
+import TestSupport
 import Testing
 
 @Suite struct ConfigDecodingTests {
-    private static let validPath = ConfigTestSupport.fixtures.appendingPathComponent("config/valid.json").path
+    private static let validPath = Fixtures.directory.appendingPathComponent("config/valid.json").path
     private static let environment = ["AZURE_TOKEN": "s3cret", "SUBS_TOKEN": "t0k"]
 
     @Test func theFullExampleDecodesEveryField() throws {
@@ -167,10 +168,10 @@ import Testing
     }
 
     @Test func loadNamesAFileThatCannotBeRead() throws {
-        let missing = ConfigTestSupport.fixtures.appendingPathComponent("config/does-not-exist.json").path
+        let missing = Fixtures.directory.appendingPathComponent("config/does-not-exist.json").path
         let error = try #require(throws: ConfigError.self) { try ProxyConfig.load(contentsOf: missing, environment: [:]) }
         #expect(error.problems == ["\(missing): no such file"])
-        let directory = ConfigTestSupport.fixtures.path
+        let directory = Fixtures.directory.path
         let notAFile = try #require(throws: ConfigError.self) { try ProxyConfig.load(contentsOf: directory, environment: [:]) }
         #expect(notAFile.problems == ["\(directory): is a directory, not a config file"])
     }
@@ -188,7 +189,7 @@ import Testing
     }
 
     @Test func everyProblemInAFileIsReportedAtOnce() throws {
-        let path = ConfigTestSupport.fixtures.appendingPathComponent("config/invalid-many.json").path
+        let path = Fixtures.directory.appendingPathComponent("config/invalid-many.json").path
         let error = try #require(throws: ConfigError.self) { try ProxyConfig.load(contentsOf: path, environment: [:]) }
         #expect(
             error.problems == [

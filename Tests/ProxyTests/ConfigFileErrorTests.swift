@@ -1,6 +1,7 @@
 import Foundation
 import HLS
 @testable import Proxy
+import TestSupport
 import Testing
 
 /// What a user sees for a config file that is not what they meant: a truncated file, a key given
@@ -104,8 +105,8 @@ import Testing
 
     @Test func theParserReadsWhatJSONSerializationReadsInTheFixtures() throws {
         let files = [Self.root + "/config.example.json"]
-            + (try FileManager.default.contentsOfDirectory(atPath: ConfigTestSupport.fixtures.appendingPathComponent("config").path))
-            .map { ConfigTestSupport.fixtures.appendingPathComponent("config/\($0)").path }
+            + (try FileManager.default.contentsOfDirectory(atPath: Fixtures.directory.appendingPathComponent("config").path))
+            .map { Fixtures.directory.appendingPathComponent("config/\($0)").path }
         for file in files where file.hasSuffix(".json") {
             let bytes = try Array(Data(contentsOf: URL(fileURLWithPath: file)))
             let ours = try ConfigValue.parse(bytes).get()

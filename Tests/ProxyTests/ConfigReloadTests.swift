@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import TestSupport
 import Testing
 
 /// SIGHUP re-reads the config file in the running process: a valid file replaces the running config
@@ -162,7 +163,7 @@ import Testing
         try scratch.writeConfig(config(mount: "o", language: "en"))
         let (child, port) = try await Self.start(["--config", scratch.configPath, "--port", "0"])
         async let slow = TestClient.get(port: port, "/o/vod-ts/master.m3u8")
-        while origin.hits("/vod-ts/master.m3u8") == 0 { try await Task.sleep(for: .milliseconds(20)) }
+        try await eventually { origin.hits("/vod-ts/master.m3u8") > 0 }
 
         try scratch.writeConfig(config(mount: "p", language: "de"))
         try await Self.reload(child, expectingLines: 1)

@@ -1,14 +1,11 @@
 import Foundation
 import Proxy
+import TestSupport
 
 /// Shared helpers for the config tests: fixture locations and decoding inline JSON.
 enum ConfigTestSupport {
-    /// Tests/Fixtures, found from this file so tests run from any working directory.
-    static let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .appendingPathComponent("Fixtures")
-
     /// An existing directory usable as a mount origin.
-    static let vodDirectory = fixtures.appendingPathComponent("vod-ts").standardizedFileURL.path
+    static let vodDirectory = Fixtures.directory.appendingPathComponent("vod-ts").standardizedFileURL.path
 
     static func decode(_ json: String, environment: [String: String] = [:]) throws(ConfigError) -> ProxyConfig {
         try ProxyConfig.decode(Array(json.utf8), environment: environment)

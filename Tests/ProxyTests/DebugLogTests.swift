@@ -1,6 +1,7 @@
 import Foundation
-import Testing
 @testable import Proxy
+import TestSupport
+import Testing
 
 /// `--log-level debug` says what happened to a request: origin fetches, cache decisions, where
 /// X-TIMESTAMP-MAP came from and how a path and its body were classified; info says none of it,
@@ -85,7 +86,7 @@ import Testing
 
     @Test func debugLogsTheBodyClassificationOfAMediaPlaylistAndOfANonPlaylistPassedThrough() async throws {
         try await withProxy { proxy in
-            let original = try #require(FileManager.default.contents(atPath: FixtureOrigin.fixturesRoot + "/vod-ts/v0/index.m3u8"))
+            let original = try #require(FileManager.default.contents(atPath: Fixtures.directory.path + "/vod-ts/v0/index.m3u8"))
             proxy.origin.setFault("/broken/index.m3u8", .body(Array(original), contentType: "application/vnd.apple.mpegurl"))
             proxy.origin.setFault("/broken/page", .body(Array("<html>maintenance</html>".utf8), contentType: "text/html"))
             #expect(try await proxy.get("/origin/broken/index.m3u8").status == 200)

@@ -1,6 +1,7 @@
 import Foundation
 import HTTPServer
 @testable import Proxy
+import TestSupport
 import Testing
 
 /// Complete stored objects are answered on the server's loop thread, their bodies sent from the entry

@@ -1,6 +1,7 @@
 import Foundation
 import HTTPServer
 @testable import Proxy
+import TestSupport
 
 /// A proxy whose `bucket` mount streams from `originURL` in `proxy` mode with the bearer token injected,
 /// and whose disk cache (when `directory` is set) lives there. Several may be made in turn over the
@@ -33,7 +34,7 @@ final class DiskCacheHarness: Sendable {
 
     var diskCache: DiskCache? { service.handler.diskCache }
 
-    func get(_ target: String, method: String = "GET", headers: [(String, String)] = []) async throws -> WireResponse {
+    func get(_ target: String, method: String = "GET", headers: [(String, String)] = []) async throws -> RawResponse {
         try await TestClient.get(port: service.port, target, method: method, headers: headers)
     }
 

@@ -1,5 +1,6 @@
 import Foundation
 @testable import Proxy
+import TestSupport
 import Testing
 
 /// The disk cache's lines in `/metrics`: hits, partial hits, misses, bytes by source, size and evictions.

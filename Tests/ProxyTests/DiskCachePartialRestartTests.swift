@@ -1,5 +1,6 @@
 import Foundation
 @testable import Proxy
+import TestSupport
 import Testing
 
 /// Stored ranges across restarts and under the byte budget: pieces come back after a restart, torn

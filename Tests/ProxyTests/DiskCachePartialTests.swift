@@ -1,5 +1,6 @@
 import Foundation
 @testable import Proxy
+import TestSupport
 import Testing
 
 /// Ranges stored by the pass-through disk cache, over real sockets: replays from disk, seeks that fetch
@@ -164,16 +165,11 @@ import Testing
         origin.sendSlowly(range: "bytes=1000-2999")
         async let first = proxy.get("/bucket/v/3000.ts")
         // Waits (bounded) until the first request's gap is being stored; how long it takes is not tested.
-        var filling = false
-        for _ in 0..<1000 where !filling {
-            filling = proxy.diskCache?.fillsRunning == 1
-            if !filling { try await Task.sleep(for: .milliseconds(5)) }
-        }
+        try await eventually { proxy.diskCache?.fillsRunning == 1 }
         async let second = proxy.get("/bucket/v/3000.ts")
         let responses = try await [first, second]
         await proxy.stop()
         await origin.stop()
-        #expect(filling)
         #expect(responses.map(\.status) == [200, 200])
         #expect(responses.allSatisfy { $0.body == VersionedOrigin.bytes(0...2999, version: 1) })
         #expect(origin.requests("/v/3000.ts").map(\.range) == ["bytes=0-999", "bytes=1000-2999"])

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// The proxy with two event loop threads: the handlers that answer on a loop thread (redirects, cached
@@ -16,7 +17,7 @@ import Testing
                     guard let start = line.range(of: "URI=\"") else { return nil }
                     return String(line[start.upperBound...].prefix { $0 != "\"" })
                 })
-            let file = Array(try #require(FileManager.default.contents(atPath: FixtureOrigin.fixturesRoot + "/vod-ts/v0/seg000.ts")))
+            let file = Array(try #require(FileManager.default.contents(atPath: Fixtures.directory.path + "/vod-ts/v0/seg000.ts")))
             let cases: [(target: String, status: Int)] = [
                 ("/origin/vod-ts/v0/seg000.ts", 302), ("/origin/vod-ts/master.m3u8", 200), (subtitle, 200),
                 ("/files/vod-ts/v0/seg000.ts", 200), ("/healthz", 200), ("/nowhere/x", 404),

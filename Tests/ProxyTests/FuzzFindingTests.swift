@@ -1,6 +1,7 @@
 import Foundation
-import Testing
 @testable import Proxy
+import TestSupport
+import Testing
 
 /// What the path and inflater fuzz targets found, each kept as a case of its own
 /// (the inputs are also in Tests/Fixtures/fuzz-regressions).

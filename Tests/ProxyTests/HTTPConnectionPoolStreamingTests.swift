@@ -1,5 +1,6 @@
 import HTTPServer
 @testable import Proxy
+import TestSupport
 import Testing
 
 /// Streamed bodies give their connection back only when read to the end; https connections keep
@@ -51,7 +52,7 @@ import Testing
             #expect(try await response.body.next() != nil)
             if !dropped { response.body.cancel() }
         }
-        #expect(try await Pooled.eventually { origin.openConnections == 0 })
+        try await eventually { origin.openConnections == 0 }
         #expect(pool.idleCount == 0)
     }
 
@@ -62,7 +63,7 @@ import Testing
         let response = try await Self.stream(origin, pool: pool)
         // The exchange has all four bytes; the consumer never asks for them.
         response.body.cancel()
-        #expect(try await Pooled.eventually { origin.openConnections == 0 })
+        try await eventually { origin.openConnections == 0 }
         #expect(pool.idleCount == 0)
     }
 
@@ -93,7 +94,7 @@ import Testing
         let client = OriginClientHTTPSTests.trustingClient()
         _ = try await client.fetch(OriginRequest(url: "https://127.0.0.1:\(origin.port)/a", maxBodyBytes: 100))
         origin.closeIdleConnections()
-        #expect(try await Pooled.eventually { origin.openConnections == 0 })
+        try await eventually { origin.openConnections == 0 }
         let response = try await client.fetch(OriginRequest(url: "https://127.0.0.1:\(origin.port)/b", maxBodyBytes: 100))
         #expect(response.body == Array("secure".utf8))
         #expect(origin.requestsPerConnection == [1, 1])

@@ -1,4 +1,5 @@
 @testable import HTTPServer
+import TestSupport
 import Testing
 
 /// When the client reuses a pooled connection and when it must not (RFC 9112 §9.3), judged by what a
@@ -12,15 +13,6 @@ import Testing
         try await HTTPClient.send(
             HTTPClientRequest(method: method, host: "127.0.0.1", port: origin.port, target: path),
             connectTimeout: .seconds(10), deadline: .seconds(30), maxBodyBytes: maxBodyBytes, pool: pool)
-    }
-
-    /// Polls `condition` for up to five seconds; for effects on the origin's threads.
-    static func eventually(_ condition: () -> Bool) async throws -> Bool {
-        for _ in 0..<500 {
-            if condition() { return true }
-            try await Task.sleep(for: .milliseconds(10))
-        }
-        return condition()
     }
 
     @Test func twoSequentialFetchesShareOneConnection() async throws {
@@ -100,7 +92,7 @@ import Testing
         _ = try await Self.get(origin, pool: pool)
         #expect(origin.acceptedConnections == 2)
         // The client closed both: the origin sees no connection left open.
-        #expect(try await Self.eventually { origin.openConnections == 0 })
+        try await eventually { origin.openConnections == 0 }
     }
 
     @Test func aBodyReadToTheCloseLeavesNothingInThePool() async throws {
@@ -140,13 +132,13 @@ import Testing
         defer { origin.stop() }
         let pool = HTTPConnectionPool()
         let fetch = Task { try await Self.get(origin, pool: pool) }
-        #expect(try await Self.eventually { origin.requests.count == 1 })
+        try await eventually { origin.requests.count == 1 }
         fetch.cancel()
         await #expect(throws: HTTPClientError.cancelled) { try await fetch.value }
         #expect(pool.idleCount == 0)
         // The late answer goes into a socket the client closed; the origin's next read sees the close.
         origin.release()
-        #expect(try await Self.eventually { origin.openConnections == 0 })
+        try await eventually { origin.openConnections == 0 }
         #expect(origin.requests.count == 1)
     }
 
@@ -158,7 +150,7 @@ import Testing
         defer { origin.stop() }
         let pool = HTTPConnectionPool()
         let slow = Task { try await Self.get(origin, pool: pool) }
-        #expect(try await Self.eventually { origin.requests.count == 1 })
+        try await eventually { origin.requests.count == 1 }
         _ = try await Self.get(origin, pool: pool)
         origin.release()
         _ = try await slow.value

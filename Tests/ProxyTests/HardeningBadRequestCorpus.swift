@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// One hostile or malformed request for the proxy and the status it must get. A row that half-closes
@@ -117,8 +118,7 @@ let badRequestTable: [BadRequestRow] = [
 /// Binary requests kept as files in Tests/Fixtures/bad-requests, named `{name}.{status}.bin`.
 enum BadRequestFiles {
     static var directory: URL {
-        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .appendingPathComponent("Fixtures/bad-requests")
+        Fixtures.url("bad-requests")
     }
 
     static func rows() throws -> [BadRequestRow] {

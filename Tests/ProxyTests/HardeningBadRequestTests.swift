@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// The bad-request corpus against the real proxy over real sockets: each row gets its status, and
@@ -10,8 +11,8 @@ import Testing
 
     static func send(_ row: BadRequestRow, port: Int) async throws -> (bytes: [UInt8], closed: Bool) {
         try await onThread {
-            let socket = try HardeningSocket(port: port)
-            socket.send(row.bytes)
+            let socket = try RawSocketClient(port: port, timeout: .seconds(10))
+            socket.sendIfOpen(row.bytes)
             if row.halfCloses { socket.shutdownWrite() }
             return socket.readUntilClose()
         }
@@ -64,10 +65,10 @@ import Testing
         try await withProxy(Self.config) { proxy in
             let port = proxy.port
             let response = try await onThread { () -> [UInt8] in
-                let socket = try HardeningSocket(port: port)
+                let socket = try RawSocketClient(port: port, timeout: .seconds(10))
                 for byte in Array("GET /files/vod-ts/master.m3u8 HTTP/1.1\r\nHost: proxy\r\nConnection: close\r\n\r\n".utf8) {
-                    socket.send([byte])
-                    usleep(500)
+                    socket.sendIfOpen([byte])
+                    usleep(500)  // spaced out so bytes arrive in separate reads: the split is the point
                 }
                 return socket.readUntilClose().bytes
             }
@@ -88,9 +89,9 @@ import Testing
             }
             let payload = flood
             let (bytes, closed) = try await onThread { () -> ([UInt8], Bool) in
-                let socket = try HardeningSocket(port: port)
+                let socket = try RawSocketClient(port: port, timeout: .seconds(10))
                 // Send from a second thread: the server answers while we write, and both buffers fill.
-                let writer = Thread { socket.send(payload) }
+                let writer = Thread { socket.sendIfOpen(payload) }
                 writer.start()
                 return socket.readUntilClose()
             }
@@ -104,8 +105,8 @@ import Testing
         try await withProxy(Self.config) { proxy in
             let port = proxy.port
             let (bytes, closed) = try await onThread { () -> ([UInt8], Bool) in
-                let socket = try HardeningSocket(port: port)
-                socket.send(Array("GET /healthz HTTP/1.1\r\nHost: proxy\r\n\r\n".utf8))
+                let socket = try RawSocketClient(port: port, timeout: .seconds(10))
+                socket.sendIfOpen(Array("GET /healthz HTTP/1.1\r\nHost: proxy\r\n\r\n".utf8))
                 socket.shutdownWrite()
                 return socket.readUntilClose()
             }
@@ -121,8 +122,8 @@ import Testing
         try await withProxy(config) { proxy in
             let port = proxy.port
             let (bytes, closed) = try await onThread { () -> ([UInt8], Bool) in
-                let socket = try HardeningSocket(port: port, timeout: .seconds(10))
-                socket.send(Array("GET /healthz HTTP/1.1\r\nHo".utf8))
+                let socket = try RawSocketClient(port: port, timeout: .seconds(10))
+                socket.sendIfOpen(Array("GET /healthz HTTP/1.1\r\nHo".utf8))
                 socket.shutdownWrite()
                 return socket.readUntilClose()
             }

@@ -1,6 +1,7 @@
 import Foundation
 @testable import HTTPServer
 import Synchronization
+import TestSupport
 import Testing
 
 /// DNS rebinding: a name is resolved to check it against the SSRF policy; the connect must go to the

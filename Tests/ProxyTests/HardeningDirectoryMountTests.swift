@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import TestSupport
 import Testing
 
 /// Directory mounts over real sockets: files are opened relative to the mount's directory descriptor,
@@ -48,11 +49,13 @@ import Testing
             let results = try await withThrowingTaskGroup(of: [Int].self) { group in
                 for _ in 0..<4 {
                     group.addTask {
-                        try await Self.onThread {
-                            let client = try KeepAliveClient(port: port)
+                        try await onThread {
+                            let client = try RawSocketClient(port: port)
                             var statuses: [Int] = []
                             for _ in 0..<750 {
-                                let (status, body) = try client.get("/jail/target.txt")
+                                try client.send("GET /jail/target.txt HTTP/1.1\r\nHost: proxy\r\n\r\n")
+                                let response = try client.readResponse()
+                                let (status, body) = (response.status, response.body)
                                 // -1 marks the secret: it must never come out.
                                 statuses.append(String(decoding: body, as: UTF8.self).contains("SECRET") ? -1 : status)
                             }
@@ -172,69 +175,13 @@ import Testing
         }
     }
 
-    /// Runs blocking work on a new thread and returns its result (or error).
-    static func onThread<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
-        try await withCheckedThrowingContinuation { continuation in
-            Thread.detachNewThread { continuation.resume(with: Result { try work() }) }
-        }
-    }
-
     /// A GET on a raw socket whose read gives up after 10 s, so a server that never answers fails the
     /// test instead of hanging it.
-    static func getOnThread(port: Int, _ target: String) async throws -> WireResponse {
-        try await withCheckedThrowingContinuation { continuation in
-            Thread.detachNewThread {
-                continuation.resume(with: Result {
-                    let socket = try HardeningSocket(port: port, timeout: .seconds(10))
-                    socket.send(Array("GET \(target) HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n".utf8))
-                    let (bytes, _) = socket.readUntilClose()
-                    return try TestClient.parse(bytes, method: "GET")
-                })
-            }
+    static func getOnThread(port: Int, _ target: String) async throws -> RawResponse {
+        try await onThread {
+            let socket = try RawSocketClient(port: port, timeout: .seconds(10))
+            socket.sendIfOpen(Array("GET \(target) HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n".utf8))
+            return try TestClient.parse(socket.readUntilClose().bytes, method: "GET")
         }
-    }
-}
-
-/// One keep-alive connection for many sequential GETs, framed by Content-Length (blocking; use it on a
-/// thread of its own).
-final class KeepAliveClient: @unchecked Sendable {
-    // @unchecked: used by one thread at a time.
-    private let fd: Int32
-    private var buffer: [UInt8] = []
-
-    init(port: Int) throws {
-        fd = try TestClient.connectLoopback(port: port, timeout: .seconds(20))
-    }
-
-    deinit { close(fd) }
-
-    /// Sends a GET and reads its response: the status and the body.
-    func get(_ target: String) throws -> (status: Int, body: [UInt8]) {
-        let request = Array("GET \(target) HTTP/1.1\r\nHost: proxy\r\n\r\n".utf8)
-        let sent = request.withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
-        guard sent == request.count else { throw TestClientError.io("send") }
-        var headEnd: Range<Int>?
-        while headEnd == nil {
-            headEnd = buffer.firstRange(of: [13, 10, 13, 10])
-            if headEnd == nil { try fill() }
-        }
-        guard let headEnd else { throw TestClientError.malformed("no head") }
-        let head = String(decoding: buffer[..<headEnd.lowerBound], as: UTF8.self).lowercased()
-        let lines = head.components(separatedBy: "\r\n")
-        guard let statusLine = lines.first, statusLine.split(separator: " ").count >= 2,
-              let status = Int(statusLine.split(separator: " ")[1]) else { throw TestClientError.malformed(head) }
-        let length = lines.first { $0.hasPrefix("content-length:") }
-            .flatMap { Int($0.dropFirst("content-length:".count).trimmingCharacters(in: .whitespaces)) } ?? 0
-        while buffer.count < headEnd.upperBound + length { try fill() }
-        let body = Array(buffer[headEnd.upperBound..<(headEnd.upperBound + length)])
-        buffer.removeFirst(headEnd.upperBound + length)
-        return (status, body)
-    }
-
-    private func fill() throws {
-        var chunk = [UInt8](repeating: 0, count: 65_536)
-        let count = chunk.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
-        guard count > 0 else { throw TestClientError.io("connection closed or timed out") }
-        buffer += chunk[..<count]
     }
 }

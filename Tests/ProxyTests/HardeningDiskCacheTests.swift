@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 @testable import Proxy
+import TestSupport
 import Testing
 
 /// The disk cache under disk faults and hostile clients: a write that fails (a full file system) stops
@@ -21,7 +22,7 @@ import Testing
         let size = 1_000_000
         let first = try await proxy.get("/bucket/obj/\(size).ts")
         // Several at once share one fill: each of them must get the whole body from memory too.
-        let together = try await withThrowingTaskGroup(of: WireResponse.self) { group in
+        let together = try await withThrowingTaskGroup(of: RawResponse.self) { group in
             for _ in 0..<4 { group.addTask { try await proxy.get("/bucket/obj/\(size).ts") } }
             return try await group.reduce(into: []) { $0.append($1) }
         }
@@ -53,7 +54,7 @@ import Testing
         defer { _ = umount(directory) }
         let origin = try GeneratedOrigin()
         let proxy = try DiskCacheHarness(originURL: origin.baseURL, directory: directory)
-        var responses: [(size: Int, response: WireResponse)] = []
+        var responses: [(size: Int, response: RawResponse)] = []
         // 6 objects of 700 kB into 2 MB: the third onwards meets a full file system.
         for index in 0..<6 {
             let size = 700_000 + index
@@ -93,7 +94,7 @@ import Testing
             var largest = 0
             while watching.withLock({ $0 }) {
                 largest = max(largest, Self.bytesIn(directory))
-                usleep(500)
+                usleep(500)  // the sampling interval, not a wait
             }
             let last = max(largest, Self.bytesIn(directory))
             largestSeen.withLock { $0 = last }
@@ -107,13 +108,10 @@ import Testing
             try await group.waitForAll()
         }
         // Waits (bounded) for the fills to end; how long they take is not what is tested.
-        for _ in 0..<2000 where proxy.diskCache?.fillsRunning != 0 { try await Task.sleep(for: .milliseconds(5)) }
+        try await eventually("fills still running: \(proxy.diskCache?.fillsRunning ?? -1)") { proxy.diskCache?.fillsRunning == 0 }
         watching.withLock { $0 = false }
-        var largest = 0
-        for _ in 0..<2000 {
-            if let seen = largestSeen.withLock({ $0 }) { largest = seen; break }
-            try await Task.sleep(for: .milliseconds(5))
-        }
+        try await eventually("the directory watcher never stopped") { largestSeen.withLock { $0 } != nil }
+        let largest = largestSeen.withLock { $0 } ?? 0
         let metrics = try await proxy.get("/metrics").text
         let held = proxy.diskCache?.totalBytes ?? 0
         await proxy.stop()
@@ -189,18 +187,13 @@ extension HardeningDiskCacheTests {
         let proxy = try DiskCacheHarness(originURL: "http://127.0.0.1:\(origin.port)", directory: directory)
         proxy.diskCache?.simulatedFullAfter.store(700, ordering: .relaxed)
         async let first = proxy.get("/bucket/slow.ts")
-        var filling = false
-        for _ in 0..<1000 where !filling {
-            filling = proxy.diskCache?.fillsRunning == 1
-            if !filling { try await Task.sleep(for: .milliseconds(5)) }
-        }
+        try await eventually { proxy.diskCache?.fillsRunning == 1 }
         async let second = proxy.get("/bucket/slow.ts")
         async let tail = proxy.get("/bucket/slow.ts", headers: [("Range", "bytes=1400-")])
         async let early = proxy.get("/bucket/slow.ts", headers: [("Range", "bytes=0-99")])
         let responses = try await [first, second, tail, early]
         await proxy.stop()
         origin.stop()
-        #expect(filling)
         #expect(responses.map(\.status) == [200, 200, 206, 206])
         #expect(responses[0].body == body)
         #expect(responses[1].body == body)

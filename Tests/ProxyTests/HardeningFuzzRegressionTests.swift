@@ -2,14 +2,14 @@ import Foundation
 import HLS
 import HTTPServer
 import Proxy
+import TestSupport
 import Testing
 
 /// Every input under Tests/Fixtures/fuzz-regressions goes through the calls its fuzz target makes
 /// (fuzz/Sources/{Target}); each once crashed, hung or ran out of memory, and must now simply return.
 @Suite struct HardeningFuzzRegressionTests {
     static var directory: URL {
-        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .appendingPathComponent("Fixtures/fuzz-regressions")
+        Fixtures.url("fuzz-regressions")
     }
 
     static func inputs() throws -> [(name: String, bytes: [UInt8])] {
@@ -22,7 +22,10 @@ import Testing
         """#.utf8), environment: [:])) ?? ProxyConfig())
 
     @Test func everyRegressionInputIsHandledWithoutTrapping() throws {
-        for (name, bytes) in try Self.inputs() {
+        let inputs = try Self.inputs()
+        // Without inputs the loop checks nothing: a moved or emptied corpus must fail, not pass.
+        #expect(!inputs.isEmpty, "no inputs under \(Self.directory.path)")
+        for (name, bytes) in inputs {
             switch name.split(separator: "-").first {
             case "FuzzRequestHead":
                 _ = HTTPRequestHeadParsing.parse(bytes)

@@ -1,6 +1,7 @@
 import Foundation
-import Testing
 @testable import Proxy
+import TestSupport
+import Testing
 
 /// IPv6 literals in the embedded form: `/http/[::1]:port/...` against an allowlist entry written `[::1]`,
 /// connected over IPv6, under the same SSRF policy as IPv4 (a private address passes only when listed as

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// Dot segments that only some origins read as `..`: Tomcat and Jetty cut `;` path parameters, others

@@ -1,8 +1,9 @@
 import Foundation
 @testable import HTTPServer
-import Synchronization
-import Testing
 @testable import Proxy
+import Synchronization
+import TestSupport
+import Testing
 
 /// Origin fetches are bounded: each exchange holds a thread and two descriptors until it ends, so a
 /// hanging origin must not collect one per cold request. Past `limits.max_origin_exchanges` a request
@@ -32,15 +33,6 @@ import Testing
         ])
     }
 
-    /// Polls until `condition` holds (a loaded machine can be slow; nothing here is timed).
-    static func eventually(_ condition: () -> Bool) async throws -> Bool {
-        for _ in 0..<2000 {
-            if condition() { return true }
-            try await Task.sleep(for: .milliseconds(10))
-        }
-        return condition()
-    }
-
     static func subtitleFile(master: String) -> String {
         let encoded = Data(master.utf8).base64EncodedString()
             .replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_").replacingOccurrences(of: "=", with: "")
@@ -51,7 +43,7 @@ import Testing
         text.split(separator: "\n").first { $0.hasPrefix(name + " ") }.flatMap { Int($0.split(separator: " ").last ?? "") }
     }
 
-    static func expectShed(_ response: WireResponse, sourceLocation: SourceLocation = #_sourceLocation) {
+    static func expectShed(_ response: RawResponse, sourceLocation: SourceLocation = #_sourceLocation) {
         #expect(response.status == 503, sourceLocation: sourceLocation)
         #expect(response.header("Retry-After") == "1", sourceLocation: sourceLocation)
         #expect(response.header("Cache-Control") == "no-store", sourceLocation: sourceLocation)
@@ -66,10 +58,10 @@ import Testing
             let hanging = (0..<Self.limit).map { index in
                 Task { try await proxy.get("/m/master.m3u8?n=\(index)") }
             }
-            #expect(try await Self.eventually { origin.requests().count == Self.limit })
+            try await eventually { origin.requests().count == Self.limit }
             // An identical fetch joins one in flight instead of taking a slot (or being shed).
             let joined = Task { try await proxy.get("/m/master.m3u8?n=0") }
-            #expect(try await Self.eventually { proxy.service.handler.origin.coalescer.waitingCount == Self.limit + 1 })
+            try await eventually { proxy.service.handler.origin.coalescer.waitingCount == Self.limit + 1 }
 
             // Distinct cold requests past the limit, of every kind that fetches: shed while the others still hang.
             for index in 0..<12 {
@@ -94,7 +86,7 @@ import Testing
             for task in hanging { #expect(try await task.value.status == 200) }
             #expect(try await joined.value.status == 200)
             #expect(origin.requests(path: "/master.m3u8").count == Self.limit)
-            #expect(try await Self.eventually { proxy.service.handler.origin.exchangeSlots.inFlight == 0 })
+            try await eventually { proxy.service.handler.origin.exchangeSlots.inFlight == 0 }
             let after = try await proxy.get("/m/master.m3u8?extra=0")
             #expect(after.status == 200)
             #expect(after.text.contains("TYPE=SUBTITLES"))
@@ -111,11 +103,11 @@ import Testing
         defer { origin.stop() }
         try await withProxy(Self.config(origin: origin.url(""), limit: 1)) { proxy in
             let streaming = Task { try await proxy.get("/m/seg.ts?n=1") }
-            #expect(try await Self.eventually { origin.requests().count == 1 })
+            try await eventually { origin.requests().count == 1 }
             Self.expectShed(try await proxy.get("/m/seg.ts?n=2"))
             origin.release()
             #expect(try await streaming.value.body.count == 188)
-            #expect(try await Self.eventually { proxy.service.handler.origin.exchangeSlots.inFlight == 0 })
+            try await eventually { proxy.service.handler.origin.exchangeSlots.inFlight == 0 }
             #expect(try await proxy.get("/m/seg.ts?n=2").status == 200)
         }
     }

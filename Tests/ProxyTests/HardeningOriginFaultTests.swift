@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// Origin faults against the real proxy: each gets its status within the configured timeout, and a
@@ -129,19 +130,18 @@ import Testing
                 wrong += statuses.filter { $0.1 != $0.2 }.map { "\($0.0): \($0.2)" }
             }
             #expect(wrong.isEmpty, "\(wrong.prefix(5))")
-            let settled = await ProcessResources.settle {
-                ProcessResources.connections(onPort: port) == 0 && ProcessResources.connections(onPort: origin.port) == 0
-            }
-            #expect(settled, "connections left: proxy \(ProcessResources.connections(onPort: port)), origin \(ProcessResources.connections(onPort: origin.port))")
+            try await eventually(
+                "connections left: proxy \(ProcessResources.connections(onPort: port)), origin \(ProcessResources.connections(onPort: origin.port))",
+                timeout: .seconds(5)
+            ) { ProcessResources.connections(onPort: port) == 0 && ProcessResources.connections(onPort: origin.port) == 0 }
             // Other suites run in this process at the same time, so descriptors and RSS get generous
             // bounds (and time for their tests to finish); the per-port TCP count above is the exact check.
-            let fdsSettled = await ProcessResources.settle(within: .seconds(10)) {
+            try await eventually("descriptors \(fdsBefore) -> \(ProcessResources.openDescriptors)", timeout: .seconds(10)) {
                 ProcessResources.openDescriptors - fdsBefore < 64
             }
             let fdsAfter = ProcessResources.openDescriptors
             let rssAfter = ProcessResources.residentBytes
             print("origin faults x\(repetitions): fds \(fdsBefore) -> \(fdsAfter), RSS \(rssBefore >> 20) MiB -> \(rssAfter >> 20) MiB")
-            #expect(fdsSettled, "descriptors \(fdsBefore) -> \(fdsAfter)")
             #expect(rssAfter - rssBefore < 128 << 20)
         }
     }

@@ -1,6 +1,7 @@
 import Foundation
 import HTTPServer
 import Synchronization
+import TestSupport
 import Testing
 
 /// A mount's injected and forwarded fields go only to its own origin (same scheme, host and port),

@@ -1,8 +1,9 @@
 import Foundation
 @testable import HTTPServer
-import Synchronization
-import Testing
 @testable import Proxy
+import Synchronization
+import TestSupport
+import Testing
 
 /// A redirect hop to a host that is not a mount origin is vetted by address, and that lookup runs on a
 /// thread of its own: it counts against `limits.max_origin_exchanges` like the first hop's lookup and
@@ -55,9 +56,9 @@ import Testing
         try await withProxy(Self.config(origin: origin.url("")), resolver: hanging.resolver) { proxy in
             let slots = proxy.service.handler.origin.exchangeSlots
             let redirected = (1...2).map { n in Task { try await proxy.get("/m/away.m3u8?n=\(n)") } }
-            #expect(try await HardeningOriginExchangeLimitTests.eventually { hanging.lookups.load(ordering: .relaxed) == 2 })
+            try await eventually { hanging.lookups.load(ordering: .relaxed) == 2 }
             // Both hops' lookups hang, each on a thread of its own: both slots are theirs.
-            #expect(try await HardeningOriginExchangeLimitTests.eventually { slots.inFlight == 2 }, "in flight: \(slots.inFlight)")
+            try await eventually("in flight: \(slots.inFlight)") { slots.inFlight == 2 }
             let shed = try await proxy.get("/m/plain.m3u8?n=3")
             HardeningOriginExchangeLimitTests.expectShed(shed)
             hanging.release()
@@ -66,7 +67,7 @@ import Testing
                 #expect(response.status == 200)
                 #expect(response.text.contains("TYPE=SUBTITLES"))
             }
-            #expect(try await HardeningOriginExchangeLimitTests.eventually { slots.inFlight == 0 })
+            try await eventually { slots.inFlight == 0 }
             #expect(try await proxy.get("/m/plain.m3u8?n=3").status == 200)
         }
         // The shed request never reached the origin.

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// Requests the HTTP server refuses before routing are logged and counted like any other response,
@@ -32,8 +33,8 @@ import Testing
     /// Sends the bytes and reads until the proxy closes.
     static func send(_ bytes: [UInt8], port: Int) async throws -> [UInt8] {
         try await onThread {
-            let socket = try HardeningSocket(port: port, timeout: .seconds(10))
-            socket.send(bytes)
+            let socket = try RawSocketClient(port: port, timeout: .seconds(10))
+            socket.sendIfOpen(bytes)
             return socket.readUntilClose().bytes
         }
     }
@@ -86,10 +87,10 @@ import Testing
             let port = proxy.port
             let refused = try await onThread { () -> [UInt8] in
                 // The one connection allowed is held open (answered, kept alive) while a second arrives.
-                let holder = try HardeningSocket(port: port, timeout: .seconds(10))
-                holder.send(Array("GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n".utf8))
+                let holder = try RawSocketClient(port: port, timeout: .seconds(10))
+                holder.sendIfOpen(Array("GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n".utf8))
                 _ = holder.read(atLeast: 1)
-                let second = try HardeningSocket(port: port, timeout: .seconds(10))
+                let second = try RawSocketClient(port: port, timeout: .seconds(10))
                 return second.readUntilClose().bytes
             }
             let response = try TestClient.parse(refused, method: "GET")

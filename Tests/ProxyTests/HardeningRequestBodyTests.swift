@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// Bodies on GET requests, over raw sockets against the real proxy: read past and discarded (never
@@ -10,12 +11,12 @@ import Testing
     /// Sends `bytes` in 64 KiB writes from one thread while another reads until the proxy closes.
     static func exchange(_ port: Int, _ bytes: [UInt8]) async throws -> [UInt8] {
         try await onThread {
-            let socket = try HardeningSocket(port: port, timeout: .seconds(10))
+            let socket = try RawSocketClient(port: port, timeout: .seconds(10))
             let writer = Thread {
                 var offset = 0
                 while offset < bytes.count {
                     let end = min(bytes.count, offset + 65536)
-                    guard socket.send(Array(bytes[offset..<end])) else { return }
+                    guard socket.sendIfOpen(Array(bytes[offset..<end])) else { return }
                     offset = end
                 }
             }

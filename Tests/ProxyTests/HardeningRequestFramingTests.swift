@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// Framing edge cases over raw sockets against the real proxy: bare CR, a client that half-closes
@@ -12,8 +13,8 @@ import Testing
     /// Sends `bytes` (then half-closes when asked) and reads until the proxy closes or 10 s pass.
     static func exchange(_ port: Int, _ bytes: [UInt8], halfClose: Bool = false) async throws -> (status: Int?, closed: Bool) {
         try await onThread {
-            let socket = try HardeningSocket(port: port, timeout: .seconds(10))
-            socket.send(bytes)
+            let socket = try RawSocketClient(port: port, timeout: .seconds(10))
+            socket.sendIfOpen(bytes)
             if halfClose { socket.shutdownWrite() }
             let (received, closed) = socket.readUntilClose()
             return ((try? TestClient.parse(received, method: "GET"))?.status, closed)

@@ -1,7 +1,8 @@
 import Foundation
 import HTTPServer
-import Testing
 @testable import Proxy
+import TestSupport
+import Testing
 
 /// SSRF: names on the allowlist are vetted by the addresses they resolve to, and so is every
 /// redirect hop that leaves the configured mount origins.

@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import TestSupport
 import Testing
 
 /// Slowloris: a thousand connections trickling a header byte at a time. The header timeout counts
@@ -13,15 +14,15 @@ import Testing
             let slowCount = 1_000
             let result = try await onThread { () -> (answered408: Int, closed: Int, latencies: [Double], normalFailures: Int) in
                 let slow = try (0..<slowCount).map { _ in
-                    let socket = try HardeningSocket(port: port, timeout: .seconds(8))
-                    socket.send(Array("GET /healthz HTTP/1.1\r\nHost: x\r\nX-Slow: ".utf8))
+                    let socket = try RawSocketClient(port: port, timeout: .seconds(8))
+                    socket.sendIfOpen(Array("GET /healthz HTTP/1.1\r\nHost: x\r\nX-Slow: ".utf8))
                     return socket
                 }
                 // One thread trickles a byte into every slow connection each second...
                 let trickling = Thread {
                     for _ in 0..<4 {
                         Thread.sleep(forTimeInterval: 1)
-                        for socket in slow { socket.send([UInt8(ascii: "a")]) }
+                        for socket in slow { socket.sendIfOpen([UInt8(ascii: "a")]) }
                     }
                 }
                 trickling.start()
@@ -31,8 +32,8 @@ import Testing
                 let until = ContinuousClock.now + .milliseconds(1_800)
                 while ContinuousClock.now < until {
                     let started = ContinuousClock.now
-                    let socket = try HardeningSocket(port: port, timeout: .seconds(5))
-                    socket.send(Array("GET /healthz HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n".utf8))
+                    let socket = try RawSocketClient(port: port, timeout: .seconds(5))
+                    socket.sendIfOpen(Array("GET /healthz HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n".utf8))
                     let (bytes, _) = socket.readUntilClose()
                     let elapsed = started.duration(to: .now)
                     if (try? TestClient.parse(bytes, method: "GET").status) != 200 { failures += 1 }

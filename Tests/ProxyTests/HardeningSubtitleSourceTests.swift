@@ -1,6 +1,7 @@
 import Foundation
-import Testing
 @testable import Proxy
+import TestSupport
+import Testing
 
 /// Subtitle sources under stress: a brief outage, a sidecar too large for the cache, one with too
 /// many cues. Over real sockets against the real proxy and origin.
@@ -21,7 +22,7 @@ import Testing
 
     static let file = SubtitleURL(setName: "vod", trackID: "en", masterTarget: "/origin/vod-ts/master.m3u8", resource: .segment(0)).path
 
-    static func maxAge(_ response: WireResponse) -> Int? {
+    static func maxAge(_ response: RawResponse) -> Int? {
         guard let value = response.header("Cache-Control"), let range = value.range(of: "max-age=") else { return nil }
         return Int(value[range.upperBound...].prefix { $0.isNumber })
     }
@@ -40,6 +41,7 @@ import Testing
             let maxAge = try #require(Self.maxAge(fallback))
             #expect(maxAge <= 1, "a CDN must not keep the empty track longer than the fallback TTL")
             proxy.origin.setFault("/subtitles/en.vtt", nil)
+            // Time passing is the point: the 1 s fallback TTL must run out.
             try await Task.sleep(for: .milliseconds(1_300))
             let recovered = try await proxy.get(Self.file)
             #expect(Self.cueCount(recovered.text) > 0, "the fallback expired, so the real cues are served")
@@ -66,7 +68,7 @@ import Testing
         try await withProxy(config) { proxy in
             _ = try await proxy.get("/origin/vod-ts/master.m3u8")
             proxy.origin.setFault("/subtitles/en.vtt", .delay(.seconds(1)))
-            let responses = try await withThrowingTaskGroup(of: WireResponse.self) { group in
+            let responses = try await withThrowingTaskGroup(of: RawResponse.self) { group in
                 for _ in 0..<8 { group.addTask { try await proxy.get(Self.file) } }
                 return try await group.reduce(into: []) { $0.append($1) }
             }

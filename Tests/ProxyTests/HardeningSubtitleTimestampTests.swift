@@ -31,6 +31,7 @@ import Testing
             let maxAge = try #require(HardeningSubtitleSourceTests.maxAge(unmapped))
             #expect(maxAge <= 1, "a CDN must not keep unmapped cues longer than the fallback TTL")
             proxy.origin.setFault("/vod-ts/v0/seg000.ts", nil)
+            // Time passing is the point: the 1 s fallback TTL must run out.
             try await Task.sleep(for: .milliseconds(1_300))
             let mapped = try await proxy.get(Self.file)
             #expect(mapped.text.contains("X-TIMESTAMP-MAP"), "the unmapped cues expired, so the mapped ones are served")
@@ -61,6 +62,7 @@ import Testing
             let segment = try await proxy.get(Self.file)
             #expect(try #require(HardeningSubtitleSourceTests.maxAge(segment)) <= 1)
             proxy.origin.setFault("/vod-ts/v0/index.m3u8", nil)
+            // Time passing is the point: the 1 s fallback TTL must run out.
             try await Task.sleep(for: .milliseconds(1_300))
             let aligned = try await proxy.get(playlist)
             #expect(aligned.status == 200)

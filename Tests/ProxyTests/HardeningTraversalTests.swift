@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// Traversal on http mounts: a mount may be a sub-path of its origin (`http://cdn/streams`), and an

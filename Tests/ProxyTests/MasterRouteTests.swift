@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// The master route over real sockets: fetch, rewrite, serve; media playlists and other bodies pass.
@@ -93,7 +94,7 @@ import Testing
 
     @Test func aMediaPlaylistOnAMasterPathPassesUnchanged() async throws {
         try await withProxy { proxy in
-            let original = try #require(FileManager.default.contents(atPath: FixtureOrigin.fixturesRoot + "/vod-ts/v0/index.m3u8"))
+            let original = try #require(FileManager.default.contents(atPath: Fixtures.directory.path + "/vod-ts/v0/index.m3u8"))
             proxy.origin.setFault("/broken/index.m3u8", .body(Array(original), contentType: "application/vnd.apple.mpegurl"))
             let response = try await proxy.get("/origin/broken/index.m3u8")
             #expect(response.status == 200)

@@ -1,11 +1,12 @@
 import Foundation
 @testable import Proxy
+import TestSupport
 import Testing
 
 /// `origin_ca_file`: checked readable at load, relative to the config file, handed to the origin client.
 @Suite struct OriginCAFileConfigTests {
     @Test func aReadableCAFileIsKeptAsAnAbsolutePath() throws {
-        let path = ConfigTestSupport.fixtures.appendingPathComponent("tls/ca.pem").path
+        let path = Fixtures.directory.appendingPathComponent("tls/ca.pem").path
         let config = try ConfigTestSupport.decode(#"{"origin_ca_file": "\#(path)"}"#)
         #expect(config.originCAFile == path)
     }
@@ -14,7 +15,7 @@ import Testing
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("ca-config-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
-        try FileManager.default.copyItem(at: ConfigTestSupport.fixtures.appendingPathComponent("tls/ca.pem"), to: directory.appendingPathComponent("ca.pem"))
+        try FileManager.default.copyItem(at: Fixtures.directory.appendingPathComponent("tls/ca.pem"), to: directory.appendingPathComponent("ca.pem"))
         let file = directory.appendingPathComponent("config.json")
         try Data(#"{"origin_ca_file": "ca.pem"}"#.utf8).write(to: file)
         let config = try ProxyConfig.load(contentsOf: file.path, environment: [:])

@@ -1,5 +1,6 @@
 import HTTPServer
 @testable import Proxy
+import TestSupport
 import Testing
 
 @Suite(.timeLimit(.minutes(1))) struct OriginClientCoalescingTests {
@@ -13,7 +14,7 @@ import Testing
                 group.addTask { try await client.fetch(OriginRequest(url: origin.url("/slow.vtt"), maxBodyBytes: 100)).body }
             }
             // The origin answers only once all eight callers are waiting on the fetch.
-            while client.coalescer.waitingCount < 8 { try await Task.sleep(for: .milliseconds(5)) }
+            try await eventually { client.coalescer.waitingCount >= 8 }
             origin.release()
             return try await group.reduce(into: []) { $0.append($1) }
         }
@@ -29,7 +30,7 @@ import Testing
         let client = makeTestClient()
         async let a = client.fetch(OriginRequest(url: origin.url("/slow"), headers: ["Cookie": "a"], maxBodyBytes: 10))
         async let b = client.fetch(OriginRequest(url: origin.url("/slow"), headers: ["Cookie": "b"], maxBodyBytes: 10))
-        while client.coalescer.waitingCount < 2 { try await Task.sleep(for: .milliseconds(5)) }
+        try await eventually { client.coalescer.waitingCount >= 2 }
         origin.release()
         _ = try await (a, b)
         #expect(origin.requests(path: "/slow").count == 2)
@@ -43,7 +44,7 @@ import Testing
         let request = OriginRequest(url: origin.url("/slow"), maxBodyBytes: 100)
         let first = Task { try await client.fetch(request) }
         let second = Task { try await client.fetch(request) }
-        while client.coalescer.waitingCount < 2 { try await Task.sleep(for: .milliseconds(5)) }
+        try await eventually { client.coalescer.waitingCount >= 2 }
         first.cancel()
         await #expect(throws: OriginError.cancelled) { try await first.value }
         origin.release()
@@ -63,9 +64,9 @@ import Testing
         var strict = permissive
         strict.allowRedirect = { _ in false }
         let first = Task { try await client.fetch(permissive) }
-        while client.coalescer.waitingCount < 1 { try await Task.sleep(for: .milliseconds(5)) }
+        try await eventually { client.coalescer.waitingCount >= 1 }
         let second = Task { try await client.fetch(strict) }
-        while client.coalescer.waitingCount < 2 { try await Task.sleep(for: .milliseconds(5)) }
+        try await eventually { client.coalescer.waitingCount >= 2 }
         origin.release()
         #expect(try await first.value.status == 200)
         await #expect(throws: OriginError.redirectNotAllowed) { try await second.value }
@@ -83,9 +84,9 @@ import Testing
         var strict = permissive
         strict.allowRedirect = { _ in false }
         let first = Task { try await client.fetch(strict) }
-        while client.coalescer.waitingCount < 1 { try await Task.sleep(for: .milliseconds(5)) }
+        try await eventually { client.coalescer.waitingCount >= 1 }
         let second = Task { try await client.fetch(permissive) }
-        while client.coalescer.waitingCount < 2 { try await Task.sleep(for: .milliseconds(5)) }
+        try await eventually { client.coalescer.waitingCount >= 2 }
         origin.release()
         await #expect(throws: OriginError.redirectNotAllowed) { try await first.value }
         #expect(try await second.value.body == Array("b".utf8))

@@ -1,5 +1,6 @@
 import HTTPServer
 @testable import Proxy
+import TestSupport
 import Testing
 
 @Suite(.timeLimit(.minutes(1))) struct OriginClientFailureTests {
@@ -118,11 +119,11 @@ import Testing
         defer { origin.stop() }
         let client = makeTestClient(totalTimeout: .seconds(30))
         let fetch = Task { try await client.fetch(OriginRequest(url: origin.url("/hang"), maxBodyBytes: 10)) }
-        while origin.requests(path: "/hang").isEmpty { try await Task.sleep(for: .milliseconds(5)) }
+        try await eventually { !origin.requests(path: "/hang").isEmpty }
         fetch.cancel()
         await #expect(throws: OriginError.cancelled) { try await fetch.value }
         // The socket is closed, not left to the 30 s deadline: the origin sees the close.
-        while origin.connectionsClosedByClient == 0 { try await Task.sleep(for: .milliseconds(5)) }
+        try await eventually { origin.connectionsClosedByClient > 0 }
         #expect(origin.connectionsClosedByClient == 1)
     }
 

@@ -1,10 +1,11 @@
 import Foundation
 import HTTPServer
 @testable import Proxy
+import TestSupport
 import Testing
 
 @Suite(.timeLimit(.minutes(1))) struct OriginClientFileTests {
-    let subtitles = TestOrigin.fixtures.appendingPathComponent("subtitles")
+    let subtitles = Fixtures.directory.appendingPathComponent("subtitles")
 
     @Test func aFileURLIsReadWhole() async throws {
         let path = subtitles.appendingPathComponent("en.vtt").path

@@ -2,6 +2,7 @@ import Foundation
 import Glibc
 import HTTPServer
 @testable import Proxy
+import TestSupport
 import Testing
 
 @Suite(.timeLimit(.minutes(1))) struct OriginClientGzipTests {
@@ -34,8 +35,8 @@ import Testing
     @Test(arguments: [1, 6, 9])
     func fixtureFilesRoundTripThroughSystemGzip(level: Int) throws {
         // long-2h.vtt is big enough for dynamic Huffman blocks; random bytes end up in stored blocks.
-        let vtt = try [UInt8](Data(contentsOf: TestOrigin.fixtures.appendingPathComponent("subtitles/long-2h.vtt")))
-        var generator = SystemRandomNumberGenerator()
+        let vtt = try [UInt8](Data(contentsOf: Fixtures.directory.appendingPathComponent("subtitles/long-2h.vtt")))
+        var generator = SeededGenerator()
         let noise = (0..<70_000).map { _ in UInt8.random(in: 0...255, using: &generator) }
         for original in [vtt, noise, []] {
             guard let compressed = try Self.gzip(original, level: level) else { return }

@@ -1,6 +1,7 @@
 import Foundation
 import HTTPServer
 @testable import Proxy
+import TestSupport
 import Testing
 
 /// Bodies and redirects over https follow the same rules as over http: chunked framing, gzip

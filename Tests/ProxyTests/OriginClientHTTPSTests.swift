@@ -1,6 +1,7 @@
 import Foundation
 import HTTPServer
 @testable import Proxy
+import TestSupport
 import Testing
 
 /// https goes through the same HTTP/1.1 client as http, over OpenSSL: real handshakes against an
@@ -136,7 +137,9 @@ import Testing
         defer { silent.stop() }
         let client = Self.trustingClient(totalTimeout: .seconds(30))
         let asking = Task { try await ask.answer(client, OriginRequest(url: "https://127.0.0.1:\(silent.port)/a", maxBodyBytes: 100)) }
-        try await Task.sleep(for: .milliseconds(50))
+        // The ClientHello has reached the origin, which never answers it: the client is inside the
+        // handshake, so the cancel lands there and not before the exchange started.
+        try await eventually("no ClientHello reached the origin") { silent.bytesReceived > 0 }
         asking.cancel()
         await #expect(throws: OriginError.cancelled) { try await asking.value }
     }

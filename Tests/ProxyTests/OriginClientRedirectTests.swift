@@ -1,6 +1,7 @@
 import HTTPServer
 @testable import Proxy
 import Synchronization
+import TestSupport
 import Testing
 
 @Suite(.timeLimit(.minutes(1))) struct OriginClientRedirectTests {

@@ -1,5 +1,6 @@
 import HTTPServer
 @testable import Proxy
+import TestSupport
 import Testing
 
 /// `OriginClient.stream` follows redirects under the same rules as `fetch` (the same statuses, the

@@ -1,5 +1,6 @@
 import HTTPServer
 @testable import Proxy
+import TestSupport
 import Testing
 
 @Suite(.timeLimit(.minutes(1))) struct OriginClientTests {

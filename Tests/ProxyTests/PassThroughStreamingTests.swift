@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import Synchronization
+import TestSupport
 import Testing
 
 /// `proxy` mode against an origin that demands a header: streaming, Range, HEAD, playlists, cancellation.
@@ -82,7 +83,7 @@ import Testing
                 while sampling.withLock({ $0 }) {
                     let now = residentBytes()
                     peak.withLock { $0 = max($0, now) }
-                    usleep(2_000)
+                    usleep(2_000)  // the sampling interval, not a wait
                 }
             }
             sampler.start()
@@ -100,12 +101,7 @@ import Testing
     @Test func aClientThatHangsUpCancelsTheOriginTransfer() async throws {
         try await withPassThrough { proxy in
             try await StreamingReader.readPrefixAndHangUp(port: proxy.port, "/bucket/obj/500000000.ts", bytes: 256 * 1024)
-            var aborted = false
-            for _ in 0..<500 where !aborted {
-                aborted = proxy.origin.abortedTransfers == 1
-                if !aborted { try await Task.sleep(for: .milliseconds(10)) }
-            }
-            #expect(aborted)
+            try await eventually { proxy.origin.abortedTransfers == 1 }
         }
     }
 }
@@ -113,23 +109,15 @@ import Testing
 /// A client that counts and checks a generated body as it arrives instead of keeping it.
 enum StreamingReader {
     static func read(port: Int, _ target: String) async throws -> (status: Int, count: Int, intact: Bool) {
-        try await withCheckedThrowingContinuation { continuation in
-            Thread.detachNewThread {
-                continuation.resume(with: Result { try blockingRead(port: port, target, stopAfter: nil) })
-            }
-        }
+        try await onThread { try blockingRead(port: port, target, stopAfter: nil) }
     }
 
     static func readPrefixAndHangUp(port: Int, _ target: String, bytes: Int) async throws {
-        _ = try await withCheckedThrowingContinuation { continuation in
-            Thread.detachNewThread {
-                continuation.resume(with: Result { try blockingRead(port: port, target, stopAfter: bytes) })
-            }
-        }
+        _ = try await onThread { try blockingRead(port: port, target, stopAfter: bytes) }
     }
 
     private static func blockingRead(port: Int, _ target: String, stopAfter: Int?) throws -> (status: Int, count: Int, intact: Bool) {
-        let fd = try TestClient.connectLoopback(port: port, timeout: .seconds(20))
+        let fd = try RawSocketClient.connect(port: port, timeout: .seconds(20))
         defer { close(fd) }
         let request = Array("GET \(target) HTTP/1.1\r\nHost: t\r\nConnection: close\r\n\r\n".utf8)
         _ = request.withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }

@@ -1,13 +1,14 @@
 import Foundation
 import HTTPServer
 import Proxy
+import TestSupport
 import Testing
 
 /// The whole proxy in front of an https origin: the master, its media playlist and the subtitle
 /// source all come over TLS, verified against the test CA named by `origin_ca_file`.
 @Suite(.timeLimit(.minutes(1))) struct ProxyHTTPSOriginTests {
     @Test func aMasterFromAnHTTPSOriginComesBackWithSubtitlesFetchedOverHTTPS() async throws {
-        let origin = try TLSTestOrigin(routes: [:], files: TestOrigin.fixtures.path)
+        let origin = try TLSTestOrigin(routes: [:], files: Fixtures.directory.path)
         defer { origin.stop() }
         let json = """
             {

@@ -1,7 +1,8 @@
 import Foundation
 import HTTPServer
-import Testing
 @testable import Proxy
+import TestSupport
+import Testing
 
 /// The proxy's pure pieces: URL encoding, Range, routing, the command line.
 @Suite struct ProxyUnitTests {
@@ -101,7 +102,7 @@ import Testing
     }
 
     @Test func offlineRewriteMatchesWhatTheServerWouldServe() throws {
-        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().path
+        let root = Fixtures.repositoryRoot.path
         let config = try ProxyConfig.load(contentsOf: root + "/config.example.json", environment: [:])
         let master = Array(try #require(FileManager.default.contents(atPath: root + "/Examples/sample-vod/master.m3u8")))
         let output = try OfflineRewrite.rewrite(master, proxyURL: "http://127.0.0.1:8080/sample/master.m3u8", config: config)
@@ -216,7 +217,7 @@ import Testing
 @Suite struct ImmediateAnswerTests {
     static func handler() throws -> ProxyHandler {
         let config = try ProxyConfig.decode(Array("""
-            { "mounts": { "files": { "origin": "\(FixtureOrigin.fixturesRoot)" }, "web": { "origin": "http://127.0.0.1:1" } },
+            { "mounts": { "files": { "origin": "\(Fixtures.directory.path)" }, "web": { "origin": "http://127.0.0.1:1" } },
               "subtitles": [ { "name": "s", "masters": ["/files/vod-ts/master.m3u8"],
                                "tracks": [ { "name": "English", "language": "en", "source": "/subtitles/en.vtt" } ] } ] }
             """.utf8), environment: [:])
@@ -239,7 +240,7 @@ import Testing
     @Test func filesOfDirectoryMountsAreAnsweredAtOnceAsFileRegions() throws {
         let handler = try Self.handler()
         let response = try #require(handler.handleImmediately(Self.request("/files/vod-ts/v0/seg000.ts")))
-        let size = try #require(FileManager.default.attributesOfItem(atPath: FixtureOrigin.fixturesRoot + "/vod-ts/v0/seg000.ts")[.size] as? Int)
+        let size = try #require(FileManager.default.attributesOfItem(atPath: Fixtures.directory.path + "/vod-ts/v0/seg000.ts")[.size] as? Int)
         guard case .file(let region) = response.body else {
             Issue.record("expected a file body, got \(response.body)")
             return

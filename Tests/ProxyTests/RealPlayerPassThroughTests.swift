@@ -2,6 +2,7 @@ import Foundation
 import HTTPServer
 import Proxy
 import Synchronization
+import TestSupport
 import Testing
 
 /// ffmpeg plays the bundled sample through a `proxy`-mode mount whose origin refuses requests without

@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import Proxy
+import TestSupport
 import Testing
 
 /// ffprobe and ffmpeg, real HLS clients, against the proxy on the bundled sample (config.example.json).
@@ -8,7 +9,7 @@ import Testing
 /// which turns the skip into a failure.
 @Suite struct RealPlayerTests {
     static var repositoryRoot: String {
-        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().path
+        Fixtures.repositoryRoot.path
     }
 
     static func executable(_ name: String) -> String? {

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// The second bundled example, Examples/redirect-origin: the sample served as an http origin by the same

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// Everything that is not a master or a subtitle: redirects, pass-through, files, embedded URLs.
@@ -25,7 +26,7 @@ import Testing
 
     @Test func proxyModeStreamsTheBytesThrough() async throws {
         try await withProxy { proxy in
-            let original = try #require(FileManager.default.contents(atPath: FixtureOrigin.fixturesRoot + "/vod-ts/v0/seg001.ts"))
+            let original = try #require(FileManager.default.contents(atPath: Fixtures.directory.path + "/vod-ts/v0/seg001.ts"))
             let response = try await proxy.get("/proxied/vod-ts/v0/seg001.ts")
             #expect(response.status == 200)
             #expect(response.body == Array(original))
@@ -35,7 +36,7 @@ import Testing
 
     @Test func fileMountsServeFilesWithTypeHeadAndRange() async throws {
         try await withProxy { proxy in
-            let original = Array(try #require(FileManager.default.contents(atPath: FixtureOrigin.fixturesRoot + "/vod-ts/v0/seg000.ts")))
+            let original = Array(try #require(FileManager.default.contents(atPath: Fixtures.directory.path + "/vod-ts/v0/seg000.ts")))
             let whole = try await proxy.get("/files/vod-ts/v0/seg000.ts")
             #expect(whole.status == 200)
             #expect(whole.body == original)

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// Synthesized subtitle playlists and WebVTT files, reached the way a player reaches them.

@@ -5,8 +5,8 @@ import Glibc
 /// (Foundation's `FileHandle.availableData` and `readDataToEndOfFile()` trap on it, and SIGCHLD from
 /// another test's child can cause it). Children are started by `SpawnedProcess`.
 enum ChildProcess {
-    /// Reads `fd` to end of file on a thread of its own, handing each piece to `sink`.
-    static func drain(_ fd: Int32, into sink: @escaping @Sendable ([UInt8]) -> Void) {
+    /// Reads `fd` to end of file on a thread of its own, handing each piece to `sink`, then calls `atEnd`.
+    static func drain(_ fd: Int32, into sink: @escaping @Sendable ([UInt8]) -> Void, atEnd: @escaping @Sendable () -> Void = {}) {
         Thread.detachNewThread {
             var buffer = [UInt8](repeating: 0, count: 65536)
             while true {
@@ -19,6 +19,7 @@ enum ChildProcess {
                     break
                 }
             }
+            atEnd()
         }
     }
 

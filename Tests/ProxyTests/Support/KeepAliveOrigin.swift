@@ -2,6 +2,7 @@ import Foundation
 import Glibc
 @testable import HTTPServer
 import Synchronization
+import TestSupport
 
 /// An origin that keeps connections open between requests (plain or TLS with the test certificate)
 /// and counts what a connection pool is judged by: TCP connections accepted, requests per connection,

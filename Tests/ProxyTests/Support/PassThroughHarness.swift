@@ -2,6 +2,7 @@ import Foundation
 import Glibc
 import HTTPServer
 import Proxy
+import TestSupport
 
 /// A proxy whose `bucket` mount streams from a GeneratedOrigin, injecting the bearer token the origin demands.
 final class PassThroughHarness: Sendable {
@@ -24,7 +25,7 @@ final class PassThroughHarness: Sendable {
 
     var port: Int { service.port }
 
-    func get(_ target: String, method: String = "GET", headers: [(String, String)] = []) async throws -> WireResponse {
+    func get(_ target: String, method: String = "GET", headers: [(String, String)] = []) async throws -> RawResponse {
         try await TestClient.get(port: port, target, method: method, headers: headers)
     }
 

@@ -31,14 +31,4 @@ enum ProcessResources {
         }
         return count
     }
-
-    /// Polls until `condition` holds or `limit` passes; returns whether it held.
-    static func settle(within limit: Duration = .seconds(5), _ condition: () -> Bool) async -> Bool {
-        let deadline = ContinuousClock.now + limit
-        while ContinuousClock.now < deadline {
-            if condition() { return true }
-            try? await Task.sleep(for: .milliseconds(20))
-        }
-        return condition()
-    }
 }

@@ -2,6 +2,7 @@ import Foundation
 import HTTPServer
 import Proxy
 import Synchronization
+import TestSupport
 
 /// A proxy on port 0 in front of a FixtureOrigin, with logs captured in memory.
 final class ProxyHarness: Sendable {
@@ -21,7 +22,7 @@ final class ProxyHarness: Sendable {
         self.origin = origin
         let json = configJSON
             .replacingOccurrences(of: "ORIGIN", with: origin.baseURL)
-            .replacingOccurrences(of: "FIXTURES", with: FixtureOrigin.fixturesRoot)
+            .replacingOccurrences(of: "FIXTURES", with: Fixtures.directory.path)
         var config = try ProxyConfig.decode(Array(json.utf8), environment: environment)
         config.listen.port = 0
         let lines = LockedBox<[String]>([])
@@ -38,7 +39,7 @@ final class ProxyHarness: Sendable {
     /// Every log line so far (access and diagnostics).
     var logLines: [String] { lines.withLock { $0 } }
 
-    func get(_ target: String, method: String = "GET", headers: [(String, String)] = []) async throws -> WireResponse {
+    func get(_ target: String, method: String = "GET", headers: [(String, String)] = []) async throws -> RawResponse {
         try await TestClient.get(port: port, target, method: method, headers: headers)
     }
 

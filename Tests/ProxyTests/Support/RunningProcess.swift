@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import TestSupport
 
 /// The built `hls-subtitle-proxy` executable run as a child process, its output collected as it comes.
 final class RunningProcess: @unchecked Sendable {
@@ -7,6 +8,8 @@ final class RunningProcess: @unchecked Sendable {
     private let child: SpawnedProcess
     private let stdout = LockedBox<[UInt8]>([])
     private let stderr = LockedBox<[UInt8]>([])
+    /// Pipes from the child not yet read to end of file.
+    private let openPipes = LockedBox(2)
 
     /// The executable next to the test bundle (the test target depends on it, so it is built).
     static var executablePath: String {
@@ -29,13 +32,15 @@ final class RunningProcess: @unchecked Sendable {
             return base + "/" + argument
         }
         child = try SpawnedProcess(path: RunningProcess.executablePath, arguments: resolved, environment: env)
-        let stdout = self.stdout, stderr = self.stderr
+        let stdout = self.stdout, stderr = self.stderr, openPipes = self.openPipes
+        let pipeEnded: @Sendable () -> Void = { openPipes.withLock { $0 -= 1 } }
         if closedStandardOutput {
             close(child.outputFD)
+            pipeEnded()
         } else {
-            ChildProcess.drain(child.outputFD) { piece in stdout.withLock { $0 += piece } }
+            ChildProcess.drain(child.outputFD, into: { piece in stdout.withLock { $0 += piece } }, atEnd: pipeEnded)
         }
-        ChildProcess.drain(child.errorFD) { piece in stderr.withLock { $0 += piece } }
+        ChildProcess.drain(child.errorFD, into: { piece in stderr.withLock { $0 += piece } }, atEnd: pipeEnded)
     }
 
     /// Whether the child still runs.
@@ -75,8 +80,8 @@ final class RunningProcess: @unchecked Sendable {
             }
             try await Task.sleep(for: .milliseconds(20))
         }
-        // Let the readability handlers drain what is left in the pipes.
-        try await Task.sleep(for: .milliseconds(50))
+        // What the child wrote last is read before its output is looked at.
+        try await eventually("the child's stdout and stderr reached end of file") { openPipes.withLock { $0 } == 0 }
         return child.exitCode()
     }
 

@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import Synchronization
+import TestSupport
 
 /// A child started with posix_spawn(3), stdin from /dev/null and stdout/stderr on pipes.
 ///

@@ -2,6 +2,7 @@ import Foundation
 import Glibc
 @testable import HTTPServer
 import Synchronization
+import TestSupport
 
 /// An https origin in the test process: OpenSSL's server side from the same loaded library the
 /// client uses, blocking sockets, one thread per connection. Each path answers with canned bytes,
@@ -28,7 +29,7 @@ final class TLSTestOrigin: Sendable {
     var port: Int { listener.port }
     /// The test CA's certificate, for the client's CA file.
     static var caFile: String { directory + "/ca.pem" }
-    static var directory: String { TestOrigin.fixtures.appendingPathComponent("tls").path }
+    static var directory: String { Fixtures.directory.appendingPathComponent("tls").path }
 
     private let listener: TestListener
     private let routes: [String: [UInt8]]

@@ -2,6 +2,7 @@ import Foundation
 import Glibc
 import HTTPServer
 @testable import Proxy
+import TestSupport
 
 extension TestOrigin {
     /// A port with nothing listening on it (see `refusingPort`).
@@ -24,15 +25,6 @@ extension TestOrigin {
         }
         return Int(UInt16(bigEndian: address.sin_port))
     }()
-
-    /// The repository's Tests/Fixtures directory.
-    static var fixtures: URL {
-        URL(fileURLWithPath: #filePath)
-            .deletingLastPathComponent() // Support
-            .deletingLastPathComponent() // ProxyTests
-            .deletingLastPathComponent() // Tests
-            .appendingPathComponent("Fixtures")
-    }
 }
 
 /// A client with short timeouts so failure tests finish quickly.

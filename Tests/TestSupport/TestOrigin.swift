@@ -5,9 +5,9 @@ import Synchronization
 
 /// A real origin in the test process: raw sockets on an ephemeral port, one thread per connection,
 /// each path answering with a canned behaviour, every request recorded.
-final class TestOrigin: Sendable {
+public final class TestOrigin: Sendable {
     /// How a path answers.
-    enum Behaviour: Sendable {
+    public enum Behaviour: Sendable {
         /// Writes these bytes, then closes.
         case raw([UInt8])
         /// Reads the request, then never answers (until the peer or the test closes).
@@ -20,25 +20,31 @@ final class TestOrigin: Sendable {
         case gated([UInt8])
         /// Writes the bytes made when the request arrives (for answers naming the origin's own port), then closes.
         case computed(@Sendable () -> [UInt8])
+        /// Writes a Content-Length head for `bodyBytes`, then the body as fast as the client takes it
+        /// (counted in `bodyBytesSent`); a client that closes first is counted in `connectionsClosedByClient`.
+        case firehose(bodyBytes: Int)
     }
 
     /// A request as the origin saw it.
-    struct RecordedRequest: Sendable {
-        var method: String
-        var target: String
-        var headers: HTTPHeaders
+    public struct RecordedRequest: Sendable {
+        public var method: String
+        public var target: String
+        public var headers: HTTPHeaders
     }
 
     /// The port the origin listens on.
-    var port: Int { listener.port }
+    public var port: Int { listener.port }
     private let listener: TestListener
     private let routes: [String: Behaviour]
     private let recorded = Mutex<[RecordedRequest]>([])
     private let closedConnections = Atomic<Int>(0)
+    private let received = Atomic<Int>(0)
+    private let sentBodyBytes = Atomic<Int>(0)
+    private let finished = Atomic<Int>(0)
     private let released = Atomic<Bool>(false)
 
     /// Starts listening on 127.0.0.1 (or `::1`, or another loopback `address`) on a free port (or `port`).
-    init(routes: [String: Behaviour], ipv6: Bool = false, address: String = "127.0.0.1", port: Int = 0) throws {
+    public init(routes: [String: Behaviour], ipv6: Bool = false, address: String = "127.0.0.1", port: Int = 0) throws {
         self.routes = routes
         listener = try TestListener(ipv6: ipv6, address: address, port: port)
         let origin = self
@@ -46,36 +52,55 @@ final class TestOrigin: Sendable {
     }
 
     /// `http://127.0.0.1:PORT/path`.
-    func url(_ path: String) -> String { "http://127.0.0.1:\(port)\(path)" }
+    public func url(_ path: String) -> String { "http://127.0.0.1:\(port)\(path)" }
 
     /// Requests seen so far, optionally only those for `path`.
-    func requests(path: String? = nil) -> [RecordedRequest] {
+    public func requests(path: String? = nil) -> [RecordedRequest] {
         recorded.withLock { all in
             guard let path else { return all }
             return all.filter { TestOrigin.pathOf($0.target) == path }
         }
     }
 
-    /// How many connections ended because the client closed them while the origin was waiting.
-    var connectionsClosedByClient: Int { closedConnections.load(ordering: .relaxed) }
+    /// Bytes read from clients so far, whole request heads or not (a TLS ClientHello counts): how a
+    /// test knows an exchange has really reached the origin.
+    public var bytesReceived: Int { received.load(ordering: .relaxed) }
+
+    /// Body bytes of `.firehose` answers the kernel has taken so far.
+    public var bodyBytesSent: Int { sentBodyBytes.load(ordering: .relaxed) }
+
+    /// Connections the origin is done with (answered, failed or given up), whatever the behaviour.
+    public var finishedConnections: Int { finished.load(ordering: .relaxed) }
+
+    /// How many connections ended because the client closed them while the origin was waiting (or,
+    /// for `.firehose`, writing).
+    public var connectionsClosedByClient: Int { closedConnections.load(ordering: .relaxed) }
 
     /// Lets every `.gated` answer go out.
-    func release() { released.store(true, ordering: .relaxed) }
+    public func release() { released.store(true, ordering: .relaxed) }
 
     /// True once `stop()` has been called.
-    var isStopped: Bool { listener.isStopped }
+    public var isStopped: Bool { listener.isStopped }
 
     /// Counts a connection the client closed while the origin waited.
-    func noteClientClosed() { closedConnections.add(1, ordering: .relaxed) }
+    public func noteClientClosed() { closedConnections.add(1, ordering: .relaxed) }
+
+    func noteBodyBytesSent(_ count: Int) { sentBodyBytes.add(count, ordering: .relaxed) }
 
     /// Stops accepting; hanging connections notice within a few milliseconds and close.
-    func stop() { listener.stop() }
+    public func stop() { listener.stop() }
 
     deinit { stop() }
 
     private func serve(_ fd: Int32) {
+        defer { finished.add(1, ordering: .relaxed) }
         defer { close(fd) }
-        guard let request = TestOrigin.readRequest(fd) else { return }
+        let head = TestListener.readHead { buffer in
+            let count = recv(fd, buffer.baseAddress, buffer.count, 0)
+            if count > 0 { received.add(count, ordering: .relaxed) }
+            return count
+        }
+        guard let request = head.flatMap(RecordedRequest.init(head:)) else { return }
         recorded.withLock { $0.append(request) }
         switch routes[TestOrigin.pathOf(request.target)] ?? .raw(TestOrigin.response(status: 404, body: Array("no route".utf8))) {
         case .raw(let bytes):
@@ -95,10 +120,13 @@ final class TestOrigin: Sendable {
             write(fd, bytes)
         case .computed(let make):
             write(fd, make())
+        case .firehose(let bodyBytes):
+            writeFirehose(fd, bodyBytes: bodyBytes)
         }
     }
 }
 
-enum TestOriginError: Error {
+/// A test origin that could not start listening.
+public enum TestOriginError: Error {
     case setup(String)
 }

@@ -1,16 +1,21 @@
 import HTTPServer
 
 /// An error with a status, as handlers throw them.
-struct TeapotError: HTTPStatusError {
-    var status: HTTPStatus { HTTPStatus(code: 403) }
-    var reason: String { "not for you" }
+public struct TeapotError: HTTPStatusError {
+    public var status: HTTPStatus { HTTPStatus(code: 403) }
+    public var reason: String { "not for you" }
+    public init() {}
 }
 
-struct PlainError: Error {}
+/// An error without a status, as a handler's bug would throw.
+public struct PlainError: Error {
+    public init() {}
+}
 
 /// The handler the tests run against: echoes what it saw; a few paths sleep, throw or misbehave.
-let echoHandler: HTTPHandler = { request in
+public let echoHandler: HTTPHandler = { request in
     if request.path == "/slow", let millis = request.query.flatMap({ Int($0) }) {
+        // A slow handler is what /slow stands for: the sleep is the behaviour under test.
         try await Task.sleep(for: .milliseconds(millis))
     }
     switch request.path {
@@ -29,7 +34,7 @@ let echoHandler: HTTPHandler = { request in
 
 /// Starts a server on a free port (offering requests to `immediateHandler` first when given), runs `body`,
 /// and stops the server.
-func withServer<T: Sendable>(
+public func withServer<T: Sendable>(
     _ configure: (inout HTTPServerConfiguration) -> Void = { _ in },
     handler: @escaping HTTPHandler = echoHandler,
     immediateHandler: HTTPImmediateHandler? = nil,
@@ -55,7 +60,7 @@ func withServer<T: Sendable>(
 }
 
 /// A well-formed GET on a new connection; the status it gets.
-func freshRequestStatus(port: Int) throws -> Int {
+public func freshRequestStatus(port: Int) throws -> Int {
     let client = try RawSocketClient(port: port)
     try client.send("GET / HTTP/1.1\r\nHost: test\r\n\r\n")
     return try client.readResponse().status

@@ -4,15 +4,15 @@ import Synchronization
 
 /// A listening socket on an ephemeral loopback port with its accept loop on a thread of its own: the
 /// plumbing the raw-socket test origins share.
-final class TestListener: Sendable {
+public final class TestListener: Sendable {
     /// The port the kernel chose.
-    let port: Int
+    public let port: Int
     private let descriptor: Int32
     private let stopped = Atomic<Bool>(false)
 
     /// Binds 127.0.0.1 (or ::1, or another IPv4 loopback `address` such as 127.0.0.2) on `port` (0: a
     /// free one) and listens; nothing is accepted before `acceptEach` or `serveEach`.
-    init(ipv6: Bool = false, address: String = "127.0.0.1", port requestedPort: Int = 0) throws {
+    public init(ipv6: Bool = false, address: String = "127.0.0.1", port requestedPort: Int = 0) throws {
         let fd = socket(ipv6 ? AF_INET6 : AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         guard fd >= 0 else { throw TestOriginError.setup("socket") }
         var one: Int32 = 1
@@ -56,11 +56,11 @@ final class TestListener: Sendable {
     deinit { stop() }
 
     /// True once `stop()` has been called.
-    var isStopped: Bool { stopped.load(ordering: .relaxed) }
+    public var isStopped: Bool { stopped.load(ordering: .relaxed) }
 
     /// Accepts until stopped, handing each connection's descriptor to `accepted` on the accept thread, in
     /// accept order. `accepted` owns the descriptor and must pass long work on to another thread.
-    func acceptEach(_ accepted: @escaping @Sendable (Int32) -> Void) {
+    public func acceptEach(_ accepted: @escaping @Sendable (Int32) -> Void) {
         // The thread, not the listener, holds `accepted` (and so the origin it captures) until the loop ends.
         let listener = self
         Thread.detachNewThread {
@@ -76,12 +76,12 @@ final class TestListener: Sendable {
     }
 
     /// Accepts until stopped, serving each connection on a thread of its own; `serve` owns the descriptor.
-    func serveEach(_ serve: @escaping @Sendable (Int32) -> Void) {
+    public func serveEach(_ serve: @escaping @Sendable (Int32) -> Void) {
         acceptEach { connection in Thread.detachNewThread { serve(connection) } }
     }
 
     /// Stops accepting: shuts the listening socket down and closes it. Later calls do nothing.
-    func stop() {
+    public func stop() {
         guard !stopped.exchange(true, ordering: .relaxed) else { return }
         shutdown(descriptor, Int32(SHUT_RDWR))
         close(descriptor)

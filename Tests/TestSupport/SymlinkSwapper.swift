@@ -4,20 +4,22 @@ import Synchronization
 
 /// A thread that swaps `path` between a regular file and a symlink to `outside`, atomically (rename
 /// over it), as fast as it can until stopped.
-final class SymlinkSwapper: Sendable {
-    let path: String
-    let outside: String
+public final class SymlinkSwapper: Sendable {
+    public let path: String
+    public let outside: String
     private let stopping = Atomic<Bool>(false)
     private let swaps = Atomic<Int>(0)
     private let finished = Mutex<Bool>(false)
 
-    init(path: String, outside: String) {
+    /// Writes a regular file at `path`; nothing swaps before `start()`.
+    public init(path: String, outside: String) {
         self.path = path
         self.outside = outside
         try? Data("inside\n".utf8).write(to: URL(fileURLWithPath: path))
     }
 
-    func start() {
+    /// Starts swapping on a thread of its own.
+    public func start() {
         Thread.detachNewThread { [self] in
             let link = path + ".link"
             let file = path + ".file"
@@ -33,10 +35,13 @@ final class SymlinkSwapper: Sendable {
         }
     }
 
+    /// Swaps made so far.
+    public var count: Int { swaps.load(ordering: .relaxed) }
+
     /// Stops the thread (waits for it) and returns how many swaps it made.
-    func stop() -> Int {
+    public func stop() -> Int {
         stopping.store(true, ordering: .relaxed)
-        while !finished.withLock({ $0 }) { usleep(1000) }
+        while !finished.withLock({ $0 }) { usleep(1000) }  // waits on the thread's own flag
         return swaps.load(ordering: .relaxed)
     }
 }

@@ -7,24 +7,24 @@ import Synchronization
 /// Objects are generated, never held: `/obj/<bytes>.ts` is `bytes` long and byte i is `i % 251`, so a
 /// test can check any range without storing it. Honours single ranges (206, 416) like nginx; one thread
 /// per connection, every request recorded.
-final class GeneratedOrigin: Sendable {
+public final class GeneratedOrigin: Sendable {
     /// A request as the origin saw it.
-    struct Seen: Sendable {
-        var method: String
-        var path: String
-        var range: String?
+    public struct Seen: Sendable {
+        public var method: String
+        public var path: String
+        public var range: String?
     }
 
     /// The port the origin listens on.
-    var port: Int { listener.port }
+    public var port: Int { listener.port }
     /// The bearer token every request must carry.
-    let token: String
+    public let token: String
     private let listener: TestListener
     private let seen = Mutex<[Seen]>([])
     private let aborted = Atomic<Int>(0)
 
     /// Starts listening on 127.0.0.1 on a free port; requests must carry `token`.
-    init(token: String = "secret-token") throws {
+    public init(token: String = "secret-token") throws {
         self.token = token
         listener = try TestListener()
         let origin = self
@@ -34,26 +34,26 @@ final class GeneratedOrigin: Sendable {
     deinit { stop() }
 
     /// `http://127.0.0.1:PORT`.
-    var baseURL: String { "http://127.0.0.1:\(port)" }
+    public var baseURL: String { "http://127.0.0.1:\(port)" }
 
     /// The expected bytes of an object's range.
-    static func bytes(_ range: ClosedRange<Int>) -> [UInt8] {
+    public static func bytes(_ range: ClosedRange<Int>) -> [UInt8] {
         guard range.count <= 65_536 else { return range.map { UInt8($0 % 251) } }
         let start = range.lowerBound % 251
         return Array(pattern[start..<(start + range.count)])
     }
 
     /// 251 bytes of the pattern more than the largest piece, so any piece is one slice of it.
-    static let pattern: [UInt8] = (0..<(65_536 + 251)).map { UInt8($0 % 251) }
+    public static let pattern: [UInt8] = (0..<(65_536 + 251)).map { UInt8($0 % 251) }
 
     /// Requests seen for `path` (all when nil).
-    func requests(_ path: String? = nil) -> [Seen] { seen.withLock { all in all.filter { path == nil || $0.path == path } } }
+    public func requests(_ path: String? = nil) -> [Seen] { seen.withLock { all in all.filter { path == nil || $0.path == path } } }
 
     /// Transfers that ended because the client closed before the whole body was sent.
-    var abortedTransfers: Int { aborted.load(ordering: .relaxed) }
+    public var abortedTransfers: Int { aborted.load(ordering: .relaxed) }
 
     /// Stops accepting.
-    func stop() { listener.stop() }
+    public func stop() { listener.stop() }
 
     private func serve(_ fd: Int32) {
         defer { close(fd) }
@@ -105,7 +105,7 @@ final class GeneratedOrigin: Sendable {
     }
 
     /// nil: no usable single range (serve 200); .some(nil): unsatisfiable; else the bounds.
-    static func parse(_ header: String, size: Int) -> (Int, Int)?? {
+    public static func parse(_ header: String, size: Int) -> (Int, Int)?? {
         guard header.hasPrefix("bytes="), !header.contains(",") else { return nil }
         let parts = header.dropFirst(6).split(separator: "-", omittingEmptySubsequences: false)
         guard parts.count == 2 else { return nil }

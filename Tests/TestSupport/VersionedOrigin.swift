@@ -1,5 +1,4 @@
 import HTTPServer
-@testable import Proxy
 
 /// An origin for the stored-range tests, served by the project's own HTTP server on port 0.
 /// `/v/<size>.ts` is `size` bytes whose byte i is `(i + 7 * version) % 251`, with ETag `"v<version>"`;
@@ -7,11 +6,12 @@ import HTTPServer
 /// replaced at the origin. Single ranges get a 206; a stale `If-Range` gets the whole new body (200),
 /// as RFC 9110 §13.1.5 has it. `/nv/<size>.ts` is the same without any validator; `/star/<size>.ts`
 /// answers ranges with an unknown total (`Content-Range: bytes a-b/*`). Every request is recorded.
-final class VersionedOrigin: Sendable {
-    struct Seen: Sendable, Equatable {
-        var path: String
-        var range: String?
-        var ifRange: String?
+public final class VersionedOrigin: Sendable {
+    /// A request as the origin saw it.
+    public struct Seen: Sendable, Equatable {
+        public var path: String
+        public var range: String?
+        public var ifRange: String?
     }
 
     private struct State: Sendable {
@@ -26,7 +26,8 @@ final class VersionedOrigin: Sendable {
     private let server: HTTPServer
     private let state: LockedBox<State>
 
-    init() throws {
+    /// Starts the server on a free port, the object at version 1.
+    public init() throws {
         let state = LockedBox(State())
         self.state = state
         server = HTTPServer(configuration: HTTPServerConfiguration(port: 0)) { request in
@@ -50,26 +51,28 @@ final class VersionedOrigin: Sendable {
         try server.start()
     }
 
-    var baseURL: String { "http://127.0.0.1:\(server.port)" }
+    /// `http://127.0.0.1:PORT`.
+    public var baseURL: String { "http://127.0.0.1:\(server.port)" }
 
     /// Replaces the object: later answers are of `version`.
-    func setVersion(_ version: Int) { state.withLock { $0.version = version } }
+    public func setVersion(_ version: Int) { state.withLock { $0.version = version } }
 
     /// Replaces the object once `requests` requests in all have been answered.
-    func changeVersion(to version: Int, afterRequests requests: Int) {
+    public func changeVersion(to version: Int, afterRequests requests: Int) {
         state.withLock { $0.changeAfter = (requests, version) }
     }
 
     /// Sends the answer to requests with this Range header slowly.
-    func sendSlowly(range: String) { state.withLock { $0.slowRange = range } }
+    public func sendSlowly(range: String) { state.withLock { $0.slowRange = range } }
 
     /// Requests seen for `path`.
-    func requests(_ path: String) -> [Seen] { state.withLock { $0.seen.filter { $0.path == path } } }
+    public func requests(_ path: String) -> [Seen] { state.withLock { $0.seen.filter { $0.path == path } } }
 
-    func stop() async { await server.stop(gracePeriod: .seconds(1)) }
+    /// Stops the server.
+    public func stop() async { await server.stop(gracePeriod: .seconds(1)) }
 
     /// The bytes of `range` of an object at `version`.
-    static func bytes(_ range: ClosedRange<Int>, version: Int) -> [UInt8] {
+    public static func bytes(_ range: ClosedRange<Int>, version: Int) -> [UInt8] {
         range.map { UInt8(($0 + 7 * version) % 251) }
     }
 

@@ -3,8 +3,9 @@ import HTTPServer
 import Synchronization
 
 /// A real in-process origin: the project's own HTTPServer serving Tests/Fixtures, with switchable faults.
-final class FixtureOrigin: Sendable {
-    enum Fault: Sendable {
+public final class FixtureOrigin: Sendable {
+    /// What a path answers instead of its file.
+    public enum Fault: Sendable {
         case status(Int)
         case body([UInt8], contentType: String)
         case delay(Duration)
@@ -22,14 +23,10 @@ final class FixtureOrigin: Sendable {
     private let state = LockedBox(State())
     private let server: HTTPServer
 
-    static var fixturesRoot: String {
-        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().appendingPathComponent("Fixtures").path
-    }
-
-    init() throws {
+    /// Starts serving Tests/Fixtures on a free port.
+    public init() throws {
         let state = self.state
-        let root = FixtureOrigin.fixturesRoot
+        let root = Fixtures.directory.path
         var configuration = HTTPServerConfiguration()
         configuration.port = 0
         server = HTTPServer(configuration: configuration) { request in
@@ -61,12 +58,18 @@ final class FixtureOrigin: Sendable {
         try server.start()
     }
 
-    var port: Int { server.port }
-    var baseURL: String { "http://127.0.0.1:\(port)" }
+    /// The port the origin listens on.
+    public var port: Int { server.port }
+    /// `http://127.0.0.1:PORT`.
+    public var baseURL: String { "http://127.0.0.1:\(port)" }
 
-    func setFault(_ path: String, _ fault: Fault?) { state.withLock { $0.faults[path] = fault } }
-    func hits(_ path: String) -> Int { state.withLock { $0.hits[path] ?? 0 } }
-    func lastHeaders(_ path: String) -> HTTPHeaders? { state.withLock { $0.lastHeaders[path] } }
+    /// Makes `path` answer with `fault` (nil: its file again).
+    public func setFault(_ path: String, _ fault: Fault?) { state.withLock { $0.faults[path] = fault } }
+    /// Requests seen for `path`.
+    public func hits(_ path: String) -> Int { state.withLock { $0.hits[path] ?? 0 } }
+    /// The headers of the last request for `path`.
+    public func lastHeaders(_ path: String) -> HTTPHeaders? { state.withLock { $0.lastHeaders[path] } }
 
-    func stop() async { await server.stop(gracePeriod: .milliseconds(100)) }
+    /// Stops the server.
+    public func stop() async { await server.stop(gracePeriod: .milliseconds(100)) }
 }
