@@ -1,3 +1,4 @@
+import HTTPWire
 /// How a response body is delimited (RFC 9112 §6.3).
 enum HTTPBodyFraming: Equatable {
     /// No body: HEAD, 1xx, 204, 304.
@@ -52,15 +53,5 @@ enum HTTPBodyFraming: Equatable {
             value = next
         }
         return value
-    }
-}
-
-extension Substring {
-    /// Without leading and trailing SP/HT (RFC 9110 §5.6.3 OWS).
-    func trimmingOWS() -> Substring {
-        var result = self
-        while let first = result.first, first == " " || first == "\t" { result = result.dropFirst() }
-        while let last = result.last, last == " " || last == "\t" { result = result.dropLast() }
-        return result
     }
 }

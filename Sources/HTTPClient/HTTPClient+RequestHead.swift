@@ -1,3 +1,4 @@
+import HTTPWire
 extension HTTPClient {
     /// Serializes the request line and fields (RFC 9112 §3). Adds `Host` when absent and, unless the
     /// connection is to be kept, `Connection: close` (HTTP/1.1 connections persist by default, RFC 9112

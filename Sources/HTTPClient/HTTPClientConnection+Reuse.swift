@@ -1,4 +1,5 @@
 import Glibc
+import HTTPWire
 
 extension HTTPClientConnection {
     /// Whether an idle connection can carry another request: nothing may be readable on it. A

@@ -1,3 +1,4 @@
+import HTTPWire
 /// A request for `HTTPClient`: one http or https exchange with one host.
 public struct HTTPClientRequest: Sendable {
     /// The method; GET and HEAD are what the proxy sends.

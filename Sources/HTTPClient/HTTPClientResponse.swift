@@ -1,3 +1,4 @@
+import HTTPWire
 /// A response received by `HTTPClient`, body already de-chunked and complete.
 public struct HTTPClientResponse: Sendable {
     /// The protocol version on the status line.

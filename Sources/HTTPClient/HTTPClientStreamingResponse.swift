@@ -1,3 +1,4 @@
+import HTTPWire
 /// A response from `HTTPClient.stream`: the head at once, the body as it arrives.
 public struct HTTPClientStreamingResponse: Sendable {
     /// The protocol version on the status line.

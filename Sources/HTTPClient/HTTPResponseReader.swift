@@ -1,3 +1,4 @@
+import HTTPWire
 /// Reads one HTTP/1.1 response from a byte source: the head (tolerant of what real origins send),
 /// then the body as its framing says (RFC 9112 §6.3). Never trusts a length it has not received.
 struct HTTPResponseReader<Source: HTTPByteSource> {

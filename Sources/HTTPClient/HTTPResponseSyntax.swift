@@ -1,3 +1,4 @@
+import HTTPWire
 /// The status line and header fields of a response.
 struct HTTPResponseHead: Equatable {
     var version: HTTPVersion

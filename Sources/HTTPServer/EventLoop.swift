@@ -1,5 +1,6 @@
 import CSystem
 import Glibc
+import HTTPWire
 import Synchronization
 
 /// One loop thread of the server: edge-triggered epoll over its listener, its mailbox eventfd and every

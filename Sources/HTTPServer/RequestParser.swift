@@ -1,4 +1,5 @@
 import Glibc
+import HTTPWire
 
 /// A request head the parser accepted: the request without its body, and how to frame what follows.
 struct RequestHead {

@@ -1,10 +1,10 @@
 /// The header fields the server itself acts on (in requests) or writes (in responses), told apart by
 /// their raw name bytes: length first, then an ASCII case-insensitive compare. Every request and
 /// response passes each of its fields through this, and bytes are far cheaper than Strings.
-enum FramingFieldName {
+package enum FramingFieldName {
     case host, date, server, contentLength, transferEncoding, connection, other
 
-    init(_ name: UnsafeBufferPointer<UInt8>) {
+    package init(_ name: UnsafeBufferPointer<UInt8>) {
         switch name.count {
         case 4 where HTTPHeaders.equalNames(name, "Host"): self = .host
         case 4 where HTTPHeaders.equalNames(name, "Date"): self = .date
@@ -17,7 +17,7 @@ enum FramingFieldName {
     }
 
     /// Fields the server writes itself: a handler's field of this name is not sent.
-    var isServerOwned: Bool {
+    package var isServerOwned: Bool {
         switch self {
         case .date, .contentLength, .transferEncoding, .connection: return true
         case .host, .server, .other: return false

@@ -51,7 +51,7 @@ public struct HTTPHeaders: Sendable, Equatable, Sequence, ExpressibleByDictionar
     public var isEmpty: Bool { count == 0 }
 
     /// Whether a field the writer sends is named Server (the writer then adds no Server of its own).
-    var hasServerField: Bool { storage?.hasServerField ?? false }
+    package var hasServerField: Bool { storage?.hasServerField ?? false }
 
     /// The first value of `name`, or nil. Setting replaces every field of that name (nil removes them).
     public subscript(name: String) -> String? {
@@ -109,12 +109,12 @@ public struct HTTPHeaders: Sendable, Equatable, Sequence, ExpressibleByDictionar
 
     /// Appends a field from raw bytes; `nameIsToken` when the caller has already checked that the name
     /// is a token.
-    mutating func append(name: UnsafeBufferPointer<UInt8>, value: UnsafeBufferPointer<UInt8>, nameIsToken: Bool = false) {
+    package mutating func append(name: UnsafeBufferPointer<UInt8>, value: UnsafeBufferPointer<UInt8>, nameIsToken: Bool = false) {
         writableStorage().append(name: name, value: value, nameIsToken: nameIsToken)
     }
 
     /// Appends a field the request parser accepted: its name is a token of the given kind.
-    mutating func appendParsed(name: UnsafeBufferPointer<UInt8>, value: UnsafeBufferPointer<UInt8>, kind: FramingFieldName) {
+    package mutating func appendParsed(name: UnsafeBufferPointer<UInt8>, value: UnsafeBufferPointer<UInt8>, kind: FramingFieldName) {
         writableStorage().append(name: name, value: value, nameIsToken: true, kind: kind)
     }
 
@@ -198,7 +198,7 @@ public struct HTTPHeaders: Sendable, Equatable, Sequence, ExpressibleByDictionar
     /// Writes the fields a response sends, `name: value` and CRLF each: the whole list in one copy when
     /// every field can go as it is, else field by field, leaving out those the server does not send and
     /// replacing control bytes in values by SP so no value can split the head.
-    func write(into head: inout HeadWriter) {
+    package func write(into head: inout HeadWriter) {
         guard let storage else { return }
         // The storage stays alive for the call: `self` holds it.
         withExtendedLifetime(storage) {
@@ -251,19 +251,19 @@ public struct HTTPHeaders: Sendable, Equatable, Sequence, ExpressibleByDictionar
     }
 
     /// A String's UTF-8 bytes: in place when it has them contiguous (native strings do), else copied.
-    static func withBytes<R>(_ text: String, _ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
+    package static func withBytes<R>(_ text: String, _ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
         if let result = text.utf8.withContiguousStorageIfAvailable(body) { return result }
         return Array(text.utf8).withUnsafeBufferPointer(body)
     }
 
 
     /// ASCII case-insensitive comparison of raw name bytes with a literal.
-    static func equalNames(_ bytes: UnsafeBufferPointer<UInt8>, _ name: StaticString) -> Bool {
+    package static func equalNames(_ bytes: UnsafeBufferPointer<UInt8>, _ name: StaticString) -> Bool {
         name.withUTF8Buffer { equalNames(bytes, $0) }
     }
 
     /// ASCII case-insensitive comparison of two runs of bytes.
-    static func equalNames(_ a: UnsafeBufferPointer<UInt8>, _ b: UnsafeBufferPointer<UInt8>) -> Bool {
+    package static func equalNames(_ a: UnsafeBufferPointer<UInt8>, _ b: UnsafeBufferPointer<UInt8>) -> Bool {
         guard a.count == b.count else { return false }
         for index in 0..<a.count {
             let p = a[index], q = b[index]

@@ -20,7 +20,7 @@ public struct HTTPMethod: RawRepresentable, Hashable, Sendable, CustomStringConv
     public static let trace = HTTPMethod(rawValue: "TRACE")
 
     /// The method for a token from the wire; the common ones share the static values' storage.
-    init(token: Slice<UnsafeBufferPointer<UInt8>>) {
+    package init(token: Slice<UnsafeBufferPointer<UInt8>>) {
         let bytes = UnsafeBufferPointer(rebasing: token)
         switch token.count {
         case 3 where bytes.hasSameBytes(as: "GET"): self = .get

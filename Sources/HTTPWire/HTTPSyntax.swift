@@ -1,9 +1,9 @@
 import Glibc
 
 /// Byte classes of RFC 9110 §5.6 and RFC 9112, as lookup functions on raw bytes.
-enum HTTPSyntax {
+package enum HTTPSyntax {
     /// tchar: "!#$%&'*+-.^_`|~", DIGIT, ALPHA (RFC 9110 §5.6.2).
-    static func isTokenByte(_ byte: UInt8) -> Bool {
+    package static func isTokenByte(_ byte: UInt8) -> Bool {
         switch byte {
         case 0x30...0x39, 0x41...0x5A, 0x61...0x7A: return true
         case 0x21, 0x23, 0x24, 0x25, 0x26, 0x27, 0x2A, 0x2B, 0x2D, 0x2E, 0x5E, 0x5F, 0x60, 0x7C, 0x7E: return true
@@ -12,24 +12,24 @@ enum HTTPSyntax {
     }
 
     /// Controls other than HTAB, CR and LF, and DEL: never valid anywhere in a request head.
-    static func isForbiddenInHead(_ byte: UInt8) -> Bool {
+    package static func isForbiddenInHead(_ byte: UInt8) -> Bool {
         (byte < 0x20 && byte != 0x09 && byte != 0x0A && byte != 0x0D) || byte == 0x7F
     }
 
     /// Controls other than HTAB, and DEL: replaced by SP in what the server writes, so no value can
     /// split a head.
-    static func isControl(_ byte: UInt8) -> Bool {
+    package static func isControl(_ byte: UInt8) -> Bool {
         byte < 0x20 && byte != 0x09 || byte == 0x7F
     }
 
     /// Bytes allowed in a request-target: visible ASCII except `#` (a fragment is never sent, RFC 9112 §3.2).
-    static func isTargetByte(_ byte: UInt8) -> Bool {
+    package static func isTargetByte(_ byte: UInt8) -> Bool {
         byte > 0x20 && byte < 0x7F && byte != 0x23
     }
 
     /// Whether `bytes` is a non-empty token, by a bit table: every header field written or read
     /// passes its name through this.
-    static func isToken(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+    package static func isToken(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
         guard !bytes.isEmpty else { return false }
         var all: UInt64 = 1
         for byte in bytes {
@@ -42,11 +42,11 @@ enum HTTPSyntax {
 
     /// `isTokenByte` for bytes 0-63 and 64-127, one bit a byte (literals, so reading them costs
     /// nothing; `HeaderListTests` holds them to `isTokenByte`).
-    static let tokenBitsLow: UInt64 = 0x03FF_6CFA_0000_0000
-    static let tokenBitsHigh: UInt64 = 0x57FF_FFFF_C7FF_FFFE
+    package static let tokenBitsLow: UInt64 = 0x03FF_6CFA_0000_0000
+    package static let tokenBitsHigh: UInt64 = 0x57FF_FFFF_C7FF_FFFE
 
     /// Whether `bytes` holds a control byte (`isControl`), eight bytes at a time.
-    static func containsControl(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+    package static func containsControl(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
         ASCIIWord.contains(in: bytes, mightHold: ASCIIWord.mayHoldControl, where: isControl)
     }
 }
@@ -71,5 +71,15 @@ extension StringProtocol {
     /// (native strings do), which the per-request checks for escapes need to be cheap.
     public func containsUTF8(_ byte: UInt8) -> Bool {
         utf8.withContiguousStorageIfAvailable { $0.contains(byte) } ?? utf8.contains(byte)
+    }
+}
+
+extension Substring {
+    /// Without leading and trailing SP/HT (RFC 9110 §5.6.3 OWS).
+    package func trimmingOWS() -> Substring {
+        var result = self
+        while let first = result.first, first == " " || first == "\t" { result = result.dropFirst() }
+        while let last = result.last, last == " " || last == "\t" { result = result.dropLast() }
+        return result
     }
 }

@@ -1,21 +1,21 @@
 /// Writes a response head into raw memory the event loop owns: each piece is a bounds check and a
 /// copy, with no array growth or uniqueness checks per append. When the room runs out it stops writing
 /// but keeps counting, so the caller learns the size needed and can retry with a larger buffer.
-struct HeadWriter {
+package struct HeadWriter {
     private let base: UnsafeMutablePointer<UInt8>?
     private let capacity: Int
     /// Bytes written, or that would have been written had there been room.
-    private(set) var count = 0
+    package private(set) var count = 0
 
-    init(_ buffer: UnsafeMutableBufferPointer<UInt8>) {
+    package init(_ buffer: UnsafeMutableBufferPointer<UInt8>) {
         base = buffer.baseAddress
         capacity = buffer.count
     }
 
     /// Whether everything appended fit.
-    var fits: Bool { count <= capacity }
+    package var fits: Bool { count <= capacity }
 
-    mutating func append(_ bytes: UnsafeBufferPointer<UInt8>) {
+    package mutating func append(_ bytes: UnsafeBufferPointer<UInt8>) {
         let end = count &+ bytes.count
         if end <= capacity, let base, let source = bytes.baseAddress {
             (base + count).update(from: source, count: bytes.count)
@@ -23,23 +23,23 @@ struct HeadWriter {
         count = end
     }
 
-    mutating func append(_ byte: UInt8) {
+    package mutating func append(_ byte: UInt8) {
         if count < capacity, let base { base[count] = byte }
         count &+= 1
     }
 
     /// Appends a literal.
-    mutating func append(_ text: StaticString) {
+    package mutating func append(_ text: StaticString) {
         text.withUTF8Buffer { append($0) }
     }
 
     /// Appends text with CR, LF and other controls replaced by SP, so no value can split the response.
-    mutating func appendSanitized(_ text: String) {
+    package mutating func appendSanitized(_ text: String) {
         HTTPHeaders.withBytes(text) { appendSanitized($0) }
     }
 
     /// Appends bytes with CR, LF and other controls replaced by SP.
-    mutating func appendSanitized(_ bytes: UnsafeBufferPointer<UInt8>) {
+    package mutating func appendSanitized(_ bytes: UnsafeBufferPointer<UInt8>) {
         let start = count
         append(bytes)
         guard fits, let base else { return }
@@ -47,7 +47,7 @@ struct HeadWriter {
     }
 
     /// Appends a non-negative integer in decimal.
-    mutating func appendDecimal(_ value: Int) {
+    package mutating func appendDecimal(_ value: Int) {
         let value = max(0, value)
         var divisor = 1
         while divisor <= value / 10 { divisor *= 10 }

@@ -1,4 +1,5 @@
 import HTTPServer
+import HTTPWire
 
 extension ProxyHandler {
     /// Serves a file from a directory mount (a 302 to a local path would mean nothing to a player). The

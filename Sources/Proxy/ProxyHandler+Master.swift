@@ -1,5 +1,6 @@
 import HLS
 import HTTPServer
+import HTTPWire
 
 extension ProxyHandler {
     static let playlistContentType = "application/vnd.apple.mpegurl"

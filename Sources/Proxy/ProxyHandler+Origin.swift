@@ -1,4 +1,5 @@
 import HTTPServer
+import HTTPWire
 
 extension ProxyHandler {
     /// The fields sent upstream for a mount: the client's forwarded headers and the mount's injected

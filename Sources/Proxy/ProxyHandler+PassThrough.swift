@@ -1,4 +1,5 @@
 import HTTPServer
+import HTTPWire
 
 extension ProxyHandler {
     /// Origin fields a pass-through response carries on (RFC 9110 §8, §13.3); Content-Length is the

@@ -1,5 +1,7 @@
 import HLS
+import HTTPClient
 import HTTPServer
+import HTTPWire
 import Synchronization
 
 /// Answers every request: routes it, runs the action for its class, and turns errors into responses

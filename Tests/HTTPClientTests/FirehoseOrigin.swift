@@ -19,7 +19,7 @@ final class FirehoseOrigin: Sendable {
         let bound = withUnsafePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
         }
-        guard fd >= 0, bound == 0, listen(fd, 4) == 0 else { throw RawSocketClient.Failure(description: "firehose setup") }
+        guard fd >= 0, bound == 0, listen(fd, 4) == 0 else { throw OriginSetupFailure(description: "firehose setup") }
         var length = socklen_t(MemoryLayout<sockaddr_in>.size)
         _ = withUnsafeMutablePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }

@@ -1,4 +1,5 @@
-@testable import HTTPServer
+@testable import HTTPClient
+@testable import HTTPWire
 import Testing
 
 /// Feeds canned bytes to the reader in fixed-size pieces, so every split point is exercised.

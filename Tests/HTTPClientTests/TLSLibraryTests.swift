@@ -1,5 +1,5 @@
 import Glibc
-@testable import HTTPServer
+@testable import HTTPClient
 import Testing
 
 /// OpenSSL is found at run time, not link time: what happens when it is missing or is not OpenSSL 3,

@@ -1,4 +1,5 @@
 @testable import HTTPServer
+@testable import HTTPWire
 import Testing
 
 /// The header list keeps its fields as wire lines; these hold its operations to what a plain list of

@@ -1,4 +1,5 @@
 @testable import HTTPServer
+@testable import HTTPWire
 import Testing
 
 /// How response heads are written: the fields the server owns, and heads larger than the loop's buffer.

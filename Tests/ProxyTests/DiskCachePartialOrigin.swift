@@ -1,4 +1,5 @@
 import HTTPServer
+@testable import HTTPWire
 @testable import Proxy
 
 /// An origin for the stored-range tests, served by the project's own HTTP server on port 0.

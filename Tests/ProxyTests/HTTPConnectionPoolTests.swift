@@ -1,4 +1,6 @@
+@testable import HTTPClient
 @testable import HTTPServer
+@testable import HTTPWire
 import Testing
 
 /// When the client reuses a pooled connection and when it must not (RFC 9112 §9.3), judged by what a

@@ -1,5 +1,6 @@
 import Foundation
 import HTTPServer
+@testable import HTTPWire
 import Testing
 @testable import Proxy
 

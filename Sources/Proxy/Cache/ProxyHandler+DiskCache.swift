@@ -1,4 +1,5 @@
 import HTTPServer
+import HTTPWire
 
 extension ProxyHandler {
     /// The disk cache for `settings`, or nil when it is off (no directory) or its directory cannot be

@@ -1,4 +1,6 @@
+import HTTPClient
 import HTTPServer
+import HTTPWire
 
 extension OriginClient {
     /// Whether bodies with Content-Encoding: gzip are decoded here (see `GzipDecoder`).

@@ -1,4 +1,6 @@
+import HTTPClient
 import HTTPServer
+import HTTPWire
 
 extension OriginClient {
     /// One request of a redirect chain.
