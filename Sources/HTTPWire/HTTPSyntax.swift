@@ -1,5 +1,3 @@
-import Glibc
-
 /// Byte classes of RFC 9110 §5.6 and RFC 9112, as lookup functions on raw bytes.
 package enum HTTPSyntax {
     /// tchar: "!#$%&'*+-.^_`|~", DIGIT, ALPHA (RFC 9110 §5.6.2).
@@ -57,7 +55,7 @@ extension UnsafeBufferPointer<UInt8> {
     public func hasSameBytes(as other: UnsafeBufferPointer<UInt8>) -> Bool {
         guard count == other.count else { return false }
         guard let base = baseAddress, let otherBase = other.baseAddress else { return true }
-        return memcmp(base, otherBase, count) == 0
+        return ByteSearch.equal(base, otherBase, count: count)
     }
 
     /// Whether these are exactly the UTF-8 bytes of `literal`.
