@@ -1,3 +1,5 @@
+import HTTPWire
+
 extension HTTPClient {
     /// Sends `request` and returns as soon as the response head is in; the body follows through
     /// `response.body` with backpressure (at most about `bufferBytes` read ahead of the consumer).
@@ -24,7 +26,7 @@ extension HTTPClient {
         let head = try makeRequestHead(request, keepAlive: pool != nil)
         // The slot comes first: a refused exchange opens no descriptor and starts no thread.
         if let slots, !slots.acquire() { throw .tooManyExchanges(limit: slots.limit) }
-        let start = ContinuousClock.now
+        let start = MonotonicTime.now()
         let cancellation = HTTPClientCancellation()
         let channel = HTTPClientBodyChannel(bufferLimit: bufferBytes, cancellation: cancellation)
         let result: Result<HTTPClientStreamingResponse, HTTPClientError> = await HTTPClientThread.exchange(cancellation, releasing: slots) { deliver in
@@ -42,7 +44,7 @@ extension HTTPClient {
     private static func streamExchange(
         _ request: HTTPClientRequest,
         head: [UInt8],
-        start: ContinuousClock.Instant,
+        start: MonotonicTime,
         timeouts: (connect: Duration, head: Duration, idle: Duration),
         maxBodyBytes: Int,
         body: HTTPClientBodyChannel,
@@ -118,7 +120,7 @@ final class IdleDeadlineSource: HTTPByteSource {
     }
 
     func receive(into buffer: inout [UInt8], limit: Int) throws(HTTPClientError) -> Int {
-        if let idle { connection.deadline = .now + idle }
+        if let idle { connection.deadline = .now() + idle }
         return try connection.receive(into: &buffer, limit: limit)
     }
 }

@@ -1,3 +1,5 @@
+import HTTPWire
+
 /// A small HTTP/1.1 client for http and https origins: one exchange per call, on a new connection or
 /// one kept alive in an `HTTPConnectionPool`, exact about headers, with a connect timeout, a total
 /// deadline, a body cap and prompt cancellation. Each exchange blocks in poll(2) on its own thread,
@@ -22,7 +24,7 @@ public struct HTTPClient: Sendable {
         let head = try makeRequestHead(request, keepAlive: pool != nil)
         // The slot comes first: a refused exchange opens no descriptor and starts no thread.
         if let slots, !slots.acquire() { throw .tooManyExchanges(limit: slots.limit) }
-        let start = ContinuousClock.now
+        let start = MonotonicTime.now()
         let cancellation = HTTPClientCancellation()
         let result: Result<HTTPClientResponse, HTTPClientError> = await HTTPClientThread.exchange(cancellation, releasing: slots) { deliver in
             deliver(Result { () throws(HTTPClientError) -> HTTPClientResponse in
@@ -44,8 +46,8 @@ public struct HTTPClient: Sendable {
     static func exchange(
         _ request: HTTPClientRequest,
         head: [UInt8],
-        connectDeadline: ContinuousClock.Instant,
-        deadline: ContinuousClock.Instant,
+        connectDeadline: MonotonicTime,
+        deadline: MonotonicTime,
         maxBodyBytes: Int,
         cancellation: HTTPClientCancellation,
         pool: HTTPConnectionPool?

@@ -1,4 +1,5 @@
 import Glibc
+import HTTPWire
 
 extension HTTPClientConnection {
     /// Connects to `request`'s host and port and, for https, completes the TLS handshake before
@@ -6,8 +7,8 @@ extension HTTPClientConnection {
     /// resolved again: the connect goes where the caller's check looked, whatever DNS answers now.
     static func open(
         for request: HTTPClientRequest,
-        connectDeadline: ContinuousClock.Instant,
-        deadline: ContinuousClock.Instant,
+        connectDeadline: MonotonicTime,
+        deadline: MonotonicTime,
         cancellation: HTTPClientCancellation
     ) throws(HTTPClientError) -> HTTPClientConnection {
         let connection: HTTPClientConnection
@@ -34,8 +35,8 @@ extension HTTPClientConnection {
     static func open(
         host: String,
         port: Int,
-        connectDeadline: ContinuousClock.Instant,
-        deadline: ContinuousClock.Instant,
+        connectDeadline: MonotonicTime,
+        deadline: MonotonicTime,
         cancellation: HTTPClientCancellation
     ) throws(HTTPClientError) -> HTTPClientConnection {
         guard (1...65_535).contains(port) else { throw .invalidRequest("port out of range") }
@@ -50,8 +51,8 @@ extension HTTPClientConnection {
     static func open(
         addresses: [IPAddress],
         port: Int,
-        connectDeadline: ContinuousClock.Instant,
-        deadline: ContinuousClock.Instant,
+        connectDeadline: MonotonicTime,
+        deadline: MonotonicTime,
         cancellation: HTTPClientCancellation
     ) throws(HTTPClientError) -> HTTPClientConnection {
         guard (1...65_535).contains(port) else { throw .invalidRequest("port out of range") }
@@ -81,29 +82,29 @@ extension HTTPClientConnection {
         to address: UnsafePointer<sockaddr>?,
         length: socklen_t,
         family: Int32,
-        connectDeadline: ContinuousClock.Instant,
-        deadline: ContinuousClock.Instant,
+        connectDeadline: MonotonicTime,
+        deadline: MonotonicTime,
         cancellation: HTTPClientCancellation
     ) throws(HTTPClientError) -> Result<HTTPClientConnection, ConnectFailure> {
         let attemptLimit = min(connectDeadline, deadline)
         let limitError: HTTPClientError = connectDeadline <= deadline ? .connectTimeout : .timeout
         let type = Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue)
         let fd = socket(family, type, 0)
-        guard fd >= 0 else { return .failure(ConnectFailure(describe(call: "socket", errno: errno))) }
+        guard fd >= 0 else { return .failure(ConnectFailure(SystemCall.describe(call: "socket", errno: errno))) }
         let connection = HTTPClientConnection(descriptor: fd, deadline: deadline, cancellation: cancellation)
         if Glibc.connect(fd, address, length) != 0 {
             let code = errno
             guard code == EINPROGRESS || code == EINTR else {
-                return .failure(ConnectFailure(describe(call: "connect", errno: code)))
+                return .failure(ConnectFailure(SystemCall.describe(call: "connect", errno: code)))
             }
             try connection.waitUntilReady(Int16(POLLOUT), until: attemptLimit, timeoutError: limitError)
             var socketError: Int32 = 0
             var size = socklen_t(MemoryLayout<Int32>.size)
             if getsockopt(fd, SOL_SOCKET, SO_ERROR, &socketError, &size) != 0 {
-                return .failure(ConnectFailure(describe(call: "getsockopt", errno: errno)))
+                return .failure(ConnectFailure(SystemCall.describe(call: "getsockopt", errno: errno)))
             }
             if socketError != 0 {
-                return .failure(ConnectFailure(describe(call: "connect", errno: socketError)))
+                return .failure(ConnectFailure(SystemCall.describe(call: "connect", errno: socketError)))
             }
         }
         var one: Int32 = 1

@@ -13,7 +13,7 @@ extension HTTPClientConnection {
     }
 
     /// Hands an idle connection to a new exchange with its own deadline and cancellation.
-    func adopt(deadline: ContinuousClock.Instant, cancellation: HTTPClientCancellation) {
+    func adopt(deadline: MonotonicTime, cancellation: HTTPClientCancellation) {
         self.deadline = deadline
         self.cancellation = cancellation
     }

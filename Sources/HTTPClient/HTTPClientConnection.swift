@@ -1,4 +1,5 @@
 import Glibc
+import HTTPWire
 
 /// One non-blocking TCP connection used by one exchange at a time, on that exchange's thread; a pooled
 /// connection passes to the next exchange through `HTTPConnectionPool`. Every wait goes through
@@ -8,7 +9,7 @@ final class HTTPClientConnection {
     private(set) var descriptor: Int32
     /// The instant the next wait must end by: the whole exchange's deadline, or for a streamed body
     /// the idle deadline, moved forward before each read.
-    var deadline: ContinuousClock.Instant
+    var deadline: MonotonicTime
     /// Fired when the calling task is cancelled; replaced when a pooled connection starts another exchange.
     var cancellation: HTTPClientCancellation
     /// The address the socket is connected to (set by `open`).
@@ -19,7 +20,7 @@ final class HTTPClientConnection {
     /// origin request cost more than the rest of the exchange's own work.
     let scratch = UnsafeMutableRawBufferPointer.allocate(byteCount: 65_536, alignment: 1)
 
-    init(descriptor: Int32, deadline: ContinuousClock.Instant, cancellation: HTTPClientCancellation) {
+    init(descriptor: Int32, deadline: MonotonicTime, cancellation: HTTPClientCancellation) {
         self.descriptor = descriptor
         self.deadline = deadline
         self.cancellation = cancellation
@@ -46,20 +47,18 @@ final class HTTPClientConnection {
         if let tls { return try sendSecurely(bytes, through: tls) }
         var offset = 0
         while offset < bytes.count {
-            let written = bytes.withUnsafeBytes { raw in
-                Glibc.send(descriptor, raw.baseAddress.map { $0 + offset }, raw.count - offset, Int32(MSG_NOSIGNAL))
+            let outcome = SystemCall.perform {
+                bytes.withUnsafeBytes { raw in
+                    Glibc.send(descriptor, raw.baseAddress.map { $0 + offset }, raw.count - offset, Int32(MSG_NOSIGNAL))
+                }
             }
-            if written > 0 {
-                offset += written
-                continue
+            switch outcome {
+            case .done(let written) where written > 0: offset += written
+            case .wouldBlock: try waitUntilReady(Int16(POLLOUT), until: deadline, timeoutError: .timeout)
+            // A send that moves nothing on a stream socket means the connection is unusable.
+            case .done: throw .connectionLost(SystemCall.describe(call: "send", errno: 0))
+            case .failed(let code): throw .connectionLost(SystemCall.describe(call: "send", errno: code))
             }
-            let code = errno
-            if written < 0 && code == EINTR { continue }
-            if written < 0 && (code == EAGAIN || code == EWOULDBLOCK) {
-                try waitUntilReady(Int16(POLLOUT), until: deadline, timeoutError: .timeout)
-                continue
-            }
-            throw .connectionLost(HTTPClientConnection.describe(call: "send", errno: code))
         }
     }
 
@@ -68,38 +67,34 @@ final class HTTPClientConnection {
         let wanted = max(1, min(limit, scratch.count))
         if let tls { return try receiveSecurely(into: &buffer, wanted: wanted, through: tls) }
         while true {
-            let count = Glibc.recv(descriptor, scratch.baseAddress, wanted, 0)
-            if count >= 0 {
-                buffer.append(contentsOf: UnsafeRawBufferPointer(rebasing: scratch[0..<count]))
+            switch SystemCall.perform({ Glibc.recv(descriptor, scratch.baseAddress, wanted, 0) }) {
+            case .done(let count):
+                buffer.append(contentsOf: UnsafeRawBufferPointer(rebasing: scratch[0..<min(count, wanted)]))
                 return count
+            case .wouldBlock: try waitUntilReady(Int16(POLLIN), until: deadline, timeoutError: .timeout)
+            case .failed(let code): throw .connectionLost(SystemCall.describe(call: "recv", errno: code))
             }
-            let code = errno
-            if code == EINTR { continue }
-            if code == EAGAIN || code == EWOULDBLOCK {
-                try waitUntilReady(Int16(POLLIN), until: deadline, timeoutError: .timeout)
-                continue
-            }
-            throw .connectionLost(HTTPClientConnection.describe(call: "recv", errno: code))
         }
     }
 
     /// Blocks in poll(2) until the socket has `events`, the deadline passes (`timeoutError`) or the
     /// task is cancelled (`.cancelled`).
-    func waitUntilReady(_ events: Int16, until limit: ContinuousClock.Instant, timeoutError: HTTPClientError) throws(HTTPClientError) {
+    func waitUntilReady(_ events: Int16, until limit: MonotonicTime, timeoutError: HTTPClientError) throws(HTTPClientError) {
         while true {
             if cancellation.isFired { throw .cancelled }
-            let remaining = limit - ContinuousClock.now
+            let remaining = limit - MonotonicTime.now()
             guard remaining > .zero else { throw timeoutError }
             let cancelDescriptor = cancellation.descriptor
             var fds = [
                 pollfd(fd: descriptor, events: events, revents: 0),
                 pollfd(fd: cancelDescriptor, events: Int16(POLLIN), revents: 0),
             ]
-            let ready = poll(&fds, cancelDescriptor >= 0 ? 2 : 1, HTTPClientConnection.pollMilliseconds(remaining))
-            if ready < 0 {
-                let code = errno
-                if code == EINTR { continue }
-                throw .connectionLost(HTTPClientConnection.describe(call: "poll", errno: code))
+            let ready: Int
+            switch SystemCall.perform({ Int(poll(&fds, cancelDescriptor >= 0 ? 2 : 1, HTTPClientConnection.pollMilliseconds(remaining))) }) {
+            case .done(let count): ready = count
+            // poll(2) never reports EAGAIN; were it to, the loop polls again.
+            case .wouldBlock: continue
+            case .failed(let code): throw .connectionLost(SystemCall.describe(call: "poll", errno: code))
             }
             if ready == 0 { continue }
             if cancelDescriptor >= 0 && fds[1].revents != 0 { throw .cancelled }
@@ -116,9 +111,4 @@ final class HTTPClientConnection {
         return Int32(clamping: max(1, millis))
     }
 
-    /// `call: message (errno N)`, naming the syscall as STYLE.md asks.
-    static func describe(call: String, errno code: Int32) -> String {
-        let message = strerror(code).map { String(cString: $0) } ?? "error"
-        return "\(call): \(message) (errno \(code))"
-    }
 }

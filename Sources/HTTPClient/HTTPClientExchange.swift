@@ -1,3 +1,5 @@
+import HTTPWire
+
 /// One request on one connection, up to its response head: the connection (pooled or new), the
 /// reader holding whatever followed the head, and how the body is framed. Whoever holds it reads
 /// the body, then either `release`s the connection or closes it.
@@ -17,8 +19,8 @@ struct HTTPClientExchange<Source: HTTPByteSource> {
     static func start(
         _ request: HTTPClientRequest,
         head requestHead: [UInt8],
-        connectDeadline: ContinuousClock.Instant,
-        deadline: ContinuousClock.Instant,
+        connectDeadline: MonotonicTime,
+        deadline: MonotonicTime,
         cancellation: HTTPClientCancellation,
         pool: HTTPConnectionPool?,
         source: (HTTPClientConnection) -> Source

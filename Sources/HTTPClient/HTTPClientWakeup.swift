@@ -1,4 +1,5 @@
 import Glibc
+import HTTPWire
 
 /// A counting semaphore the exchange thread blocks on while a streamed body's buffer is full.
 final class HTTPClientWakeup: @unchecked Sendable {
@@ -20,6 +21,7 @@ final class HTTPClientWakeup: @unchecked Sendable {
 
     /// Blocks until signalled.
     func wait() {
-        while sem_wait(semaphore) != 0 && errno == EINTR {}
+        // Retries EINTR; sem_wait has no other failure on a valid semaphore.
+        _ = SystemCall.perform { Int(sem_wait(semaphore)) }
     }
 }

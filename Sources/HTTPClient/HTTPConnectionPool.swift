@@ -1,3 +1,4 @@
+import HTTPWire
 import Synchronization
 
 /// Idle origin connections kept open for the next exchange with the same endpoint (RFC 9112 §9.3),
@@ -44,7 +45,7 @@ public final class HTTPConnectionPool: Sendable {
     /// The newest idle connection for `endpoint` that is not past its idle timeout, or nil. Expired
     /// connections met on the way are closed. The caller still checks the socket before use.
     func takeIdle(for endpoint: HTTPConnectionEndpoint) -> HTTPClientConnection? {
-        let now = ContinuousClock.now
+        let now = MonotonicTime.now()
         let (found, expired) = state.withLock { state -> (IdleConnection?, [IdleConnection]) in
             let expired = state.removeExpired(before: now - idleTimeout)
             guard var stack = state.idle[endpoint], let newest = stack.popLast() else { return (nil, expired) }
@@ -59,7 +60,7 @@ public final class HTTPConnectionPool: Sendable {
     /// Keeps `connection` for the next exchange with `endpoint`, making room by closing the oldest idle
     /// connection of that endpoint (or of any, at the total bound). Closes it at once when nothing may be kept.
     func keep(_ connection: HTTPClientConnection, for endpoint: HTTPConnectionEndpoint) {
-        let now = ContinuousClock.now
+        let now = MonotonicTime.now()
         let entry = IdleConnection(connection: connection, since: now)
         let closing = state.withLock { state -> [IdleConnection] in
             var closing = state.removeExpired(before: now - idleTimeout)
@@ -85,7 +86,7 @@ private struct IdleConnection: @unchecked Sendable {
     // @unchecked: an idle connection is touched by no thread; it moves between exchange threads only
     // through the pool's lock, which orders the last use before the next.
     let connection: HTTPClientConnection
-    let since: ContinuousClock.Instant
+    let since: MonotonicTime
 }
 
 /// The pool's contents: a stack per endpoint, newest last.
@@ -94,7 +95,7 @@ private struct IdleConnections {
     var count = 0
 
     /// Removes every connection idle since before `limit` and returns them for closing.
-    mutating func removeExpired(before limit: ContinuousClock.Instant) -> [IdleConnection] {
+    mutating func removeExpired(before limit: MonotonicTime) -> [IdleConnection] {
         guard count > 0 else { return [] }
         var expired: [IdleConnection] = []
         for (endpoint, stack) in idle {
@@ -110,7 +111,7 @@ private struct IdleConnections {
 
     /// Removes the connection idle the longest, across endpoints.
     mutating func removeOldest() -> IdleConnection? {
-        guard let (endpoint, stack) = idle.min(by: { ($0.value.first?.since ?? .now) < ($1.value.first?.since ?? .now) }),
+        guard let (endpoint, stack) = idle.min(by: { ($0.value.first?.since ?? .now()) < ($1.value.first?.since ?? .now()) }),
               let oldest = stack.first else { return nil }
         let rest = stack.dropFirst()
         idle[endpoint] = rest.isEmpty ? nil : Array(rest)

@@ -1,4 +1,5 @@
 import Glibc
+import HTTPWire
 
 /// Name resolution for callers that must vet an origin's addresses before fetching (SSRF checks).
 /// A value, so a caller can be given another lookup (tests answer names from a table or change their
@@ -51,7 +52,7 @@ public struct HostResolver: Sendable {
         var list: UnsafeMutablePointer<addrinfo>?
         let status = getaddrinfo(name, nil, &hints, &list)
         guard status == 0, let first = list else {
-            if status == EAI_SYSTEM { throw .dnsFailure(HTTPClientConnection.describe(call: "getaddrinfo", errno: errno)) }
+            if status == EAI_SYSTEM { throw .dnsFailure(SystemCall.describe(call: "getaddrinfo", errno: errno)) }
             throw .dnsFailure(gai_strerror(status).map { String(cString: $0) } ?? "getaddrinfo failed")
         }
         defer { freeaddrinfo(first) }

@@ -1,4 +1,5 @@
 import Glibc
+import HTTPWire
 
 /// One TLS connection over a socket its caller owns. Each step runs OpenSSL once and says whether it
 /// finished or must wait for the socket; the caller does the waiting (poll with a deadline for the
@@ -121,7 +122,7 @@ final class TLSSession {
             failed = true
             // An end of stream without close_notify reports errno 0: a close, as on plain TCP.
             if code == 0 { return .closed }
-            throw .connectionLost(HTTPClientConnection.describe(call: call, errno: code))
+            throw .connectionLost(SystemCall.describe(call: call, errno: code))
         default:
             failed = true
             throw .connectionLost("\(call): \(library.takeErrorReason() ?? "TLS error")")
@@ -140,7 +141,7 @@ final class TLSSession {
         }
         if let reason = library.takeErrorReason() { return reason }
         if error == TLSLibrary.errorSyscall && code != 0 {
-            return HTTPClientConnection.describe(call: "SSL_connect", errno: code)
+            return SystemCall.describe(call: "SSL_connect", errno: code)
         }
         return "the peer closed the connection"
     }

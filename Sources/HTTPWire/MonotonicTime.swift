@@ -40,6 +40,13 @@ public struct MonotonicTime: Comparable, Hashable, Sendable {
         return MonotonicTime(nanoseconds: sum)
     }
 
+    /// The reading `duration` before `time`, saturated like `+`.
+    public static func - (time: MonotonicTime, duration: Duration) -> MonotonicTime {
+        let (difference, overflow) = time.nanoseconds.subtractingReportingOverflow(nanoseconds(of: duration))
+        if overflow { return MonotonicTime(nanoseconds: duration < .zero ? Int.max : Int.min) }
+        return MonotonicTime(nanoseconds: difference)
+    }
+
     /// The time from `earlier` to `later`.
     public static func - (later: MonotonicTime, earlier: MonotonicTime) -> Duration {
         earlier.duration(to: later)

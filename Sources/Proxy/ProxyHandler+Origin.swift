@@ -47,8 +47,8 @@ extension ProxyHandler {
             // too, and the fetch connects to exactly those.
             originRequest.addresses = try await addressPolicy.check(host: host, slots: origin.exchangeSlots)
         }
-        let started = ContinuousClock.now
-        defer { metrics.recordOriginFetch(kind: kind, seconds: Self.milliseconds(started.duration(to: .now)) / 1000) }
+        let started = MonotonicTime.now()
+        defer { metrics.recordOriginFetch(kind: kind, seconds: Self.milliseconds(started.duration(to: .now())) / 1000) }
         let response: OriginResponse
         do {
             response = try await origin.fetch(originRequest)
@@ -56,7 +56,7 @@ extension ProxyHandler {
             logOriginFailure(url, kind: kind, started: started, error: error)
             throw error
         }
-        let elapsed = Self.milliseconds(started.duration(to: .now))
+        let elapsed = Self.milliseconds(started.duration(to: .now()))
         let fetched = FetchedBody(status: response.status, body: response.body, finalURL: response.finalURL, contentType: response.headers["Content-Type"])
         logger.debug("origin fetch", [
             ("url", ProxyLogger.redactedURL(url)), ("kind", kind), ("status", String(response.status)),
@@ -67,12 +67,12 @@ extension ProxyHandler {
 
     /// A debug line for an origin fetch that got no answer: the URL redacted, and the status the
     /// failure becomes (its text may quote origin details, so only the status is logged).
-    func logOriginFailure(_ url: String, kind: String, started: ContinuousClock.Instant, error: any Error) {
+    func logOriginFailure(_ url: String, kind: String, started: MonotonicTime, error: any Error) {
         guard logger.isEnabled(.debug) else { return }
         let status = (error as? any HTTPStatusError)?.status.code ?? 502
         logger.debug("origin fetch failed", [
             ("url", ProxyLogger.redactedURL(url)), ("kind", kind), ("status", String(status)),
-            ("ms", Self.debugMilliseconds(Self.milliseconds(started.duration(to: .now)))),
+            ("ms", Self.debugMilliseconds(Self.milliseconds(started.duration(to: .now())))),
         ])
     }
 

@@ -38,16 +38,16 @@ extension ProxyHandler {
             target.url, method: method, mount: target.mount, request: request, maxBodyBytes: config.limits.maxProxyBodyBytes)
         originRequest.everyHopHeaders = everyHopHeaders
         vetRedirects(&originRequest, embedded: target.mount == nil)
-        let started = ContinuousClock.now
+        let started = MonotonicTime.now()
         let stream: OriginStream
         do {
             stream = try await origin.stream(originRequest)
         } catch {
-            metrics.recordOriginFetch(kind: "segment", seconds: Self.milliseconds(started.duration(to: .now)) / 1000)
+            metrics.recordOriginFetch(kind: "segment", seconds: Self.milliseconds(started.duration(to: .now())) / 1000)
             logOriginFailure(target.url, kind: "segment", started: started, error: error)
             throw error
         }
-        let elapsed = Self.milliseconds(started.duration(to: .now))
+        let elapsed = Self.milliseconds(started.duration(to: .now()))
         metrics.recordOriginFetch(kind: "segment", seconds: elapsed / 1000)
         // Streamed: the length is the one declared (time is to the response head), "unknown" when chunked.
         logger.debug("origin fetch", [

@@ -26,7 +26,7 @@ public final class ProxyHandler: Sendable {
     let masterCacheControl: String
     let subtitleCacheControl: String
     /// When shedding was last logged (at most once a second).
-    let shedLogged = Mutex<ContinuousClock.Instant?>(nil)
+    let shedLogged = Mutex<MonotonicTime?>(nil)
     /// Reports open client connections and whether the server is draining; set by the service.
     let serverState: @Sendable () -> (openConnections: Int, accepting: Bool)
     /// Resolves origin host names for the SSRF address check (the system resolver, unless a test gives one).
@@ -232,7 +232,7 @@ public final class ProxyHandler: Sendable {
 
     /// Logs that requests are being shed, at most once a second.
     private func noteShedding(limit: Int) {
-        let now = ContinuousClock.now
+        let now = MonotonicTime.now()
         let due = shedLogged.withLock { last -> Bool in
             if let last, now - last < .seconds(1) { return false }
             last = now

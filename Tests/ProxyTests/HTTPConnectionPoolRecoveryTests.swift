@@ -1,6 +1,7 @@
 import Glibc
 @testable import HTTPClient
 @testable import HTTPServer
+import HTTPWire
 import Testing
 
 /// Idle connections the origin closed, requests caught by a close, and the pool's bounds.
@@ -23,7 +24,7 @@ import Testing
         defer { origin.stop() }
         let cancellation = HTTPClientCancellation()
         let connection = try HTTPClientConnection.open(
-            host: "127.0.0.1", port: origin.port, connectDeadline: .now + .seconds(10), deadline: .now + .seconds(30),
+            host: "127.0.0.1", port: origin.port, connectDeadline: .now() + .seconds(10), deadline: .now() + .seconds(30),
             cancellation: cancellation)
         defer {
             connection.close()

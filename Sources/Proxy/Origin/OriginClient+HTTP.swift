@@ -29,7 +29,7 @@ extension OriginClient {
         headers.add("Accept-Encoding", acceptEncoding)
         let clientRequest = try makeClientRequest(hop.url, method: request.method, headers: headers, addresses: hop.addresses)
         let deadline = hop.deadline
-        let remaining = deadline - ContinuousClock.now
+        let remaining = deadline - MonotonicTime.now()
         guard remaining > .zero else { throw .timeout }
         return (clientRequest, remaining)
     }
