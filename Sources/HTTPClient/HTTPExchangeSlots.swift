@@ -1,4 +1,3 @@
-import Glibc
 import Synchronization
 
 /// A ceiling on client exchanges in flight. Each exchange holds a thread of its own and two
@@ -43,9 +42,5 @@ public final class HTTPExchangeSlots: Sendable {
 
     /// The process's soft limit on open descriptors (RLIMIT_NOFILE), or nil when it cannot be read
     /// or is unlimited.
-    public static var descriptorLimit: Int? {
-        var limit = rlimit()
-        guard getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit) == 0, limit.rlim_cur != rlim_t.max else { return nil }  // RLIM_INFINITY is all ones
-        return Int(clamping: limit.rlim_cur)
-    }
+    public static var descriptorLimit: Int? { ProcessLimits.openDescriptors }
 }
