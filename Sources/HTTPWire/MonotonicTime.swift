@@ -8,11 +8,13 @@ public struct MonotonicTime: Comparable, Hashable, Sendable {
     public let nanoseconds: Int
 
     /// A reading with `nanoseconds` on the clock.
+    @inlinable
     public init(nanoseconds: Int) {
         self.nanoseconds = nanoseconds
     }
 
     /// The clock now.
+    @inlinable
     public static func now() -> MonotonicTime {
         var time = timespec()
         clock_gettime(CLOCK_MONOTONIC, &time)
@@ -20,14 +22,17 @@ public struct MonotonicTime: Comparable, Hashable, Sendable {
     }
 
     /// Whole milliseconds on the clock: the event loop's timer unit.
+    @inlinable
     public var milliseconds: Int64 { Int64(nanoseconds / 1_000_000) }
 
     /// Milliseconds from this reading to now.
+    @inlinable
     public var millisecondsElapsed: Double {
         Double(Self.now().nanoseconds &- nanoseconds) / 1_000_000
     }
 
     /// The time from this reading to `later` (negative when `later` is earlier).
+    @inlinable
     public func duration(to later: MonotonicTime) -> Duration {
         .nanoseconds(later.nanoseconds &- nanoseconds)
     }
@@ -52,6 +57,7 @@ public struct MonotonicTime: Comparable, Hashable, Sendable {
         earlier.duration(to: later)
     }
 
+    @inlinable
     public static func < (a: MonotonicTime, b: MonotonicTime) -> Bool {
         a.nanoseconds < b.nanoseconds
     }
@@ -60,7 +66,7 @@ public struct MonotonicTime: Comparable, Hashable, Sendable {
     static func nanoseconds(of duration: Duration) -> Int {
         let (seconds, attoseconds) = duration.components
         let (scaled, overflow) = Int(clamping: seconds).multipliedReportingOverflow(by: 1_000_000_000)
-        if overflow || seconds > Int64(Int.max) || seconds < Int64(Int.min) { return seconds < 0 ? Int.min : Int.max }
+        if overflow { return seconds < 0 ? Int.min : Int.max }
         let (total, overflowAdding) = scaled.addingReportingOverflow(Int(attoseconds / 1_000_000_000))
         return overflowAdding ? (seconds < 0 ? Int.min : Int.max) : total
     }

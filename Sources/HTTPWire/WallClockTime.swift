@@ -8,7 +8,15 @@ public struct WallClockTime: Sendable {
     /// The millisecond within that second, 0...999.
     public let milliseconds: Int
 
+    /// A reading from its parts.
+    @inlinable
+    public init(seconds: Int64, milliseconds: Int) {
+        self.seconds = seconds
+        self.milliseconds = milliseconds
+    }
+
     /// The clock now.
+    @inlinable
     public static func now() -> WallClockTime {
         var time = timespec()
         clock_gettime(CLOCK_REALTIME, &time)
