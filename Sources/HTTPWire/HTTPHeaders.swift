@@ -251,7 +251,7 @@ public struct HTTPHeaders: Sendable, Equatable, Sequence, ExpressibleByDictionar
     }
 
     /// A String's UTF-8 bytes: in place when it has them contiguous (native strings do), else copied.
-    package static func withBytes<R>(_ text: String, _ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
+    @usableFromInline package static func withBytes<R>(_ text: String, _ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
         if let result = text.utf8.withContiguousStorageIfAvailable(body) { return result }
         return Array(text.utf8).withUnsafeBufferPointer(body)
     }

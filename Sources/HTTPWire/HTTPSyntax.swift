@@ -1,8 +1,8 @@
 /// Byte classes of RFC 9110 §5.6 and RFC 9112, as lookup functions on raw bytes.
-package enum HTTPSyntax {
+public enum HTTPSyntax {
     /// tchar: "!#$%&'*+-.^_`|~", DIGIT, ALPHA (RFC 9110 §5.6.2).
     @inlinable
-    package static func isTokenByte(_ byte: UInt8) -> Bool {
+    public static func isTokenByte(_ byte: UInt8) -> Bool {
         switch byte {
         case 0x30...0x39, 0x41...0x5A, 0x61...0x7A: return true
         case 0x21, 0x23, 0x24, 0x25, 0x26, 0x27, 0x2A, 0x2B, 0x2D, 0x2E, 0x5E, 0x5F, 0x60, 0x7C, 0x7E: return true
@@ -12,27 +12,27 @@ package enum HTTPSyntax {
 
     /// Controls other than HTAB, CR and LF, and DEL: never valid anywhere in a request head.
     @inlinable
-    package static func isForbiddenInHead(_ byte: UInt8) -> Bool {
+    public static func isForbiddenInHead(_ byte: UInt8) -> Bool {
         (byte < 0x20 && byte != 0x09 && byte != 0x0A && byte != 0x0D) || byte == 0x7F
     }
 
     /// Controls other than HTAB, and DEL: replaced by SP in what the server writes, so no value can
     /// split a head.
     @inlinable
-    package static func isControl(_ byte: UInt8) -> Bool {
+    public static func isControl(_ byte: UInt8) -> Bool {
         byte < 0x20 && byte != 0x09 || byte == 0x7F
     }
 
     /// Bytes allowed in a request-target: visible ASCII except `#` (a fragment is never sent, RFC 9112 §3.2).
     @inlinable
-    package static func isTargetByte(_ byte: UInt8) -> Bool {
+    public static func isTargetByte(_ byte: UInt8) -> Bool {
         byte > 0x20 && byte < 0x7F && byte != 0x23
     }
 
     /// Whether `bytes` is a non-empty token, by a bit table: every header field written or read
     /// passes its name through this.
     @inlinable
-    package static func isToken(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+    public static func isToken(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
         guard !bytes.isEmpty else { return false }
         var all: UInt64 = 1
         for byte in bytes {
@@ -45,8 +45,8 @@ package enum HTTPSyntax {
 
     /// `isTokenByte` for bytes 0-63 and 64-127, one bit a byte (literals, so reading them costs
     /// nothing; `HeaderListTests` holds them to `isTokenByte`).
-    @usableFromInline package static let tokenBitsLow: UInt64 = 0x03FF_6CFA_0000_0000
-    @usableFromInline package static let tokenBitsHigh: UInt64 = 0x57FF_FFFF_C7FF_FFFE
+    @usableFromInline static let tokenBitsLow: UInt64 = 0x03FF_6CFA_0000_0000
+    @usableFromInline static let tokenBitsHigh: UInt64 = 0x57FF_FFFF_C7FF_FFFE
 
     /// Whether `bytes` holds a control byte (`isControl`), eight bytes at a time.
     package static func containsControl(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {

@@ -1,7 +1,7 @@
 import Glibc
 
 /// The outcome of one system call made through `SystemCall.perform`.
-package enum SystemCallResult: Equatable {
+public enum SystemCallResult: Equatable {
     /// The call succeeded; the count it returned (bytes, or a new descriptor).
     case done(Int)
     /// EAGAIN or EWOULDBLOCK: wait for readiness.
@@ -12,10 +12,10 @@ package enum SystemCallResult: Equatable {
 
 /// The one errno loop for server and client: EINTR is retried and EAGAIN told apart here and nowhere
 /// else, and failures are described with the call's name and errno (STYLE.md).
-package enum SystemCall {
+public enum SystemCall {
     /// Runs a system call that returns -1 and sets errno on failure, retrying EINTR.
     @inlinable @inline(__always)
-    package static func perform(_ body: () -> Int) -> SystemCallResult {
+    public static func perform(_ body: () -> Int) -> SystemCallResult {
         while true {
             let result = body()
             if result >= 0 { return .done(result) }
@@ -25,9 +25,6 @@ package enum SystemCall {
             return .failed(errno: code)
         }
     }
-
-    /// The errno left by the last failed call on this thread.
-    package static var lastError: Int32 { errno }
 
     /// errno's text, e.g. `Address already in use`; nil for a number the C library does not know.
     package static func message(errno code: Int32) -> String? {
