@@ -7,7 +7,7 @@ struct HTTPDate {
 
     /// The current time as `Sun, 06 Nov 1994 08:49:37 GMT` bytes.
     mutating func current() -> [UInt8] {
-        let now = WallClockTime.now().seconds
+        let now = WallClockTime.currentSecond()
         if now != formattedSecond {
             formattedSecond = now
             cached = UTCDateFormat.imfFixdate(now)

@@ -15,7 +15,14 @@ public struct WallClockTime: Sendable {
         self.milliseconds = milliseconds
     }
 
-    /// The clock now.
+    /// The current Unix second alone, from time(2): the coarse clock, cheaper than a full reading,
+    /// which is all a `Date:` header (one per response) needs.
+    @inlinable
+    public static func currentSecond() -> Int64 {
+        Int64(time(nil))
+    }
+
+    /// The clock now, to the millisecond.
     @inlinable
     public static func now() -> WallClockTime {
         var time = timespec()
