@@ -25,8 +25,7 @@ let package = Package(
         .executableTarget(name: "hls-subtitle-proxy", dependencies: ["Proxy", "HTTPServer"]),
         // HTTPClient only as a tool: a few tests read the server's responses with it.
         .testTarget(name: "HTTPServerTests", dependencies: ["HTTPWire", "HTTPServer", "HTTPClient"]),
-        // HTTPServer only as a tool: a few tests fetch from an in-process server.
-        .testTarget(name: "HTTPClientTests", dependencies: ["HTTPWire", "HTTPClient", "HTTPServer"]),
+        .testTarget(name: "HTTPClientTests", dependencies: ["HTTPWire", "HTTPClient"]),
         .testTarget(name: "HLSTests", dependencies: ["HLS"]),
         // The executable is a dependency so `swift test` builds it for the command-line tests.
         .testTarget(name: "ProxyTests", dependencies: ["Proxy", "HTTPWire", "HTTPServer", "HTTPClient", "HLS", "hls-subtitle-proxy"]),
