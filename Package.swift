@@ -6,23 +6,31 @@ let package = Package(
     platforms: [.macOS(.v15)],
     products: [
         .executable(name: "hls-subtitle-proxy", targets: ["hls-subtitle-proxy"]),
+        .library(name: "HTTPWire", targets: ["HTTPWire"]),
         .library(name: "HTTPServer", targets: ["HTTPServer"]),
+        .library(name: "HTTPClient", targets: ["HTTPClient"]),
         .library(name: "HLS", targets: ["HLS"]),
         .library(name: "Proxy", targets: ["Proxy"]),
     ],
     targets: [
         // Only includes <sys/epoll.h>, <sys/eventfd.h> and wraps accept4: Glibc's module exports none of them.
         .target(name: "CSystem"),
-        .target(name: "HTTPServer", dependencies: ["CSystem"]),
+        // What server and client share: header list, status, method, version, field syntax, the errno
+        // loop, the clock and date formats. Depends on nothing of either side.
+        .target(name: "HTTPWire"),
+        .target(name: "HTTPServer", dependencies: ["HTTPWire", "CSystem"]),
+        .target(name: "HTTPClient", dependencies: ["HTTPWire", "CSystem"]),
         .target(name: "HLS"),
-        .target(name: "Proxy", dependencies: ["HTTPServer", "HLS"]),
+        .target(name: "Proxy", dependencies: ["HTTPWire", "HTTPServer", "HTTPClient", "HLS"]),
         .executableTarget(name: "hls-subtitle-proxy", dependencies: ["Proxy", "HTTPServer"]),
         // Helpers every test target shares: raw-socket client, test origins, waits, fixtures, seeded randomness.
-        .target(name: "TestSupport", dependencies: ["HTTPServer"], path: "Tests/TestSupport"),
-        .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer", "TestSupport"]),
+        .target(name: "TestSupport", dependencies: ["HTTPWire", "HTTPServer"], path: "Tests/TestSupport"),
+        // HTTPClient only as a tool: a few tests read the server's responses with it.
+        .testTarget(name: "HTTPServerTests", dependencies: ["HTTPWire", "HTTPServer", "HTTPClient", "TestSupport"]),
+        .testTarget(name: "HTTPClientTests", dependencies: ["HTTPWire", "HTTPClient", "TestSupport"]),
         .testTarget(name: "HLSTests", dependencies: ["HLS", "TestSupport"]),
         // The executable is a dependency so `swift test` builds it for the command-line tests.
-        .testTarget(name: "ProxyTests", dependencies: ["Proxy", "HTTPServer", "HLS", "hls-subtitle-proxy", "TestSupport"]),
+        .testTarget(name: "ProxyTests", dependencies: ["Proxy", "HTTPWire", "HTTPServer", "HTTPClient", "HLS", "hls-subtitle-proxy", "TestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

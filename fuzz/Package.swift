@@ -26,7 +26,10 @@ let package = Package(
             name: "FuzzMedia", dependencies: [.product(name: "HLS", package: "hls-subtitle-proxy")], swiftSettings: fuzzFlags),
         .executableTarget(
             name: "FuzzPath",
-            dependencies: [.product(name: "Proxy", package: "hls-subtitle-proxy"), .product(name: "HTTPServer", package: "hls-subtitle-proxy")],
+            dependencies: [
+                .product(name: "Proxy", package: "hls-subtitle-proxy"), .product(name: "HTTPServer", package: "hls-subtitle-proxy"),
+                .product(name: "HTTPClient", package: "hls-subtitle-proxy"),
+            ],
             swiftSettings: fuzzFlags),
         // The system zlib (zlib1g-dev), the reference FuzzInflate checks the inflater against.
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),

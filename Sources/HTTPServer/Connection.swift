@@ -1,3 +1,4 @@
+import HTTPWire
 /// One accepted connection's state, owned by the loop thread. Kept small: an idle keep-alive connection
 /// holds no buffers at all (reads go through the loop's shared buffer; only leftover bytes are kept).
 final class Connection {

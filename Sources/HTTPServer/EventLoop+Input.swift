@@ -1,3 +1,4 @@
+import HTTPWire
 extension EventLoop {
     /// Reads once into the shared buffer and feeds the parser.
     func readOnce(_ connection: Connection) {

@@ -1,5 +1,6 @@
 import CSystem
 import Glibc
+import HTTPWire
 import Synchronization
 
 /// One loop thread of the server: edge-triggered epoll over its listener, its mailbox eventfd and every
@@ -240,9 +241,7 @@ final class EventLoop: @unchecked Sendable {
 
     /// Milliseconds on the monotonic clock.
     static func monotonicMilliseconds() -> Int64 {
-        var spec = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &spec)
-        return Int64(spec.tv_sec) &* 1000 &+ Int64(spec.tv_nsec) / 1_000_000
+        MonotonicTime.now().milliseconds
     }
 }
 

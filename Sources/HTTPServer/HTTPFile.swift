@@ -1,4 +1,5 @@
 import Glibc
+import HTTPWire
 
 /// An open regular file whose bytes a response sends with sendfile(2): from the page cache to the
 /// socket without passing through the process, as nginx does with `sendfile on`. The descriptor is
@@ -54,10 +55,12 @@ public final class HTTPFile: Sendable {
         while bytes.count < limit {
             let want = min(chunk.count, limit - bytes.count)
             let offset = off_t(bytes.count)
-            let count = chunk.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress, want, offset) }
-            if count < 0 {
-                if errno == EINTR { continue }
-                throw HTTPServerError.system("pread", errno: errno)
+            let count: Int
+            switch SystemCall.perform({ chunk.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress, want, offset) } }) {
+            case .done(let read): count = min(read, want)
+            // A regular file never blocks; were it to report EAGAIN, that is a failed read.
+            case .wouldBlock: throw HTTPServerError.system("pread", errno: EAGAIN)
+            case .failed(let code): throw HTTPServerError.system("pread", errno: code)
             }
             if count == 0 { break }
             bytes.append(contentsOf: chunk[..<count])

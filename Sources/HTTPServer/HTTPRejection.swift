@@ -1,3 +1,4 @@
+import HTTPWire
 /// A request the server answered itself before any handler saw it: malformed, too large, too slow, or
 /// over the connection cap. Handed to the server's rejection handler, so it is logged and counted too.
 public struct HTTPRejection: Sendable {

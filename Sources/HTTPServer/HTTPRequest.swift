@@ -1,3 +1,4 @@
+import HTTPWire
 /// A parsed request head plus its (bounded) body.
 public struct HTTPRequest: Sendable {
     /// The method.

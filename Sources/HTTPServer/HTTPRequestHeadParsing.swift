@@ -1,3 +1,4 @@
+import HTTPWire
 /// The server's request-head parsing as one pure call, for fuzzing and offline checks: the same
 /// scanner and parser the event loop runs, under the default limits.
 public enum HTTPRequestHeadParsing {

@@ -1,3 +1,4 @@
+import HTTPWire
 /// A response a handler returns. The server adds Date, Server, Content-Length and Connection.
 public struct HTTPResponse: Sendable {
     /// The status line's status.

@@ -1,4 +1,3 @@
-import Glibc
 import Synchronization
 
 /// What the server calls for every well-formed GET, HEAD or OPTIONS request.
@@ -64,7 +63,7 @@ public final class HTTPServer: Sendable {
                 throw HTTPServerError(operation: "start", message: "the server was already started")
             }
             // A write to a peer that has gone must return EPIPE, not kill the process.
-            signal(SIGPIPE, SIG_IGN)
+            ShutdownSignals.ignoreBrokenPipe()
             let count = max(1, configuration.eventLoops)
             var loops: [EventLoop] = []
             var bound: SocketAddress?

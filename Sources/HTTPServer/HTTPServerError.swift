@@ -1,4 +1,4 @@
-import Glibc
+import HTTPWire
 
 /// Why the server could not start or run: the failed operation and, for system calls, the errno text.
 public struct HTTPServerError: Error, CustomStringConvertible, Sendable {
@@ -24,7 +24,7 @@ public struct HTTPServerError: Error, CustomStringConvertible, Sendable {
 
     /// A failed system call, named with its context, with the errno's text.
     static func system(_ operation: String, errno code: Int32) -> HTTPServerError {
-        let text = strerror(code).map { String(cString: $0) } ?? "errno \(code)"
+        let text = SystemCall.message(errno: code) ?? "errno \(code)"
         return HTTPServerError(operation: operation, errorNumber: code, message: text)
     }
 }

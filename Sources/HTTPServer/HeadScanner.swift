@@ -1,3 +1,4 @@
+import HTTPWire
 /// Finds the end of a request head in bytes that arrive piece by piece, enforcing the size limits and
 /// rejecting control bytes as soon as they arrive; resumes where it stopped, so a slow sender costs O(n).
 struct HeadScanner {

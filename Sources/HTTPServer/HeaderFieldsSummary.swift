@@ -1,3 +1,4 @@
+import HTTPWire
 /// The framing-relevant facts gathered while header fields are parsed one line at a time.
 struct HeaderFieldsSummary {
     var hostCount = 0

@@ -1,3 +1,4 @@
+import HTTPWire
 /// A request the server refuses before any handler sees it; always answered, then the connection closes.
 struct RequestError: HTTPStatusError, Equatable {
     /// The 4xx/5xx status.

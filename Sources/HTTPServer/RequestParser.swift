@@ -1,4 +1,4 @@
-import Glibc
+import HTTPWire
 
 /// A request head the parser accepted: the request without its body, and how to frame what follows.
 struct RequestHead {
@@ -65,9 +65,7 @@ enum RequestParser {
     /// The first index of `byte` at or after `start`, found with memchr (a head is mostly long runs
     /// between line endings).
     private static func find(_ byte: UInt8, in head: Bytes, from start: Int) -> Int? {
-        guard start < head.count, let base = head.baseAddress else { return nil }
-        guard let found = memchr(base + start, Int32(byte), head.count - start) else { return nil }
-        return base.distance(to: found.assumingMemoryBound(to: UInt8.self))
+        ByteSearch.firstIndex(of: byte, in: head, from: start)
     }
 
     /// The checks that need the whole head, in order: framing, method, size, target.

@@ -1,3 +1,4 @@
+import HTTPWire
 /// The path and query taken from a request-target (RFC 9112 §3.2).
 struct RequestTarget {
     var path: String

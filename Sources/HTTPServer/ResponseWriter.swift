@@ -1,3 +1,4 @@
+import HTTPWire
 /// Serializes responses: the status line and headers in one buffer, the body in another, for one writev.
 enum ResponseWriter {
     /// What the server decides about a response beyond what the handler said.

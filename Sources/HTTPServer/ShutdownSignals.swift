@@ -10,6 +10,11 @@ public enum ShutdownSignals {
     /// The signal that asks for the configuration to be read again (nginx's habit), not for a stop.
     public static let reload: Int32 = SIGHUP
 
+    /// Makes a write to a peer that has gone return EPIPE instead of ending the process (SIGPIPE ignored).
+    static func ignoreBrokenPipe() {
+        signal(SIGPIPE, SIG_IGN)
+    }
+
     /// Installs the handlers; call once, before serving.
     public static func install() throws(HTTPServerError) {
         guard csystem_install_shutdown_signals() == 0 else {

@@ -1,5 +1,6 @@
 import CSystem
 import Glibc
+import HTTPWire
 
 /// A non-blocking socket descriptor and the system calls the event loop makes on it.
 struct Socket {
@@ -16,15 +17,13 @@ struct Socket {
         case failed(HTTPServerError)
     }
 
-    /// Runs a system call, retrying EINTR. EAGAIN becomes `.wouldBlock` here and nowhere else.
+    /// Runs a system call through the one errno loop, naming the call in a failure.
+    @inline(__always)
     static func perform(_ call: StaticString, _ body: () -> Int) -> IOResult {
-        while true {
-            let result = body()
-            if result >= 0 { return .done(result) }
-            let code = errno
-            if code == EINTR { continue }
-            if code == EAGAIN || code == EWOULDBLOCK { return .wouldBlock }
-            return .failed(.system("\(call)", errno: code))
+        switch SystemCall.perform(body) {
+        case .done(let count): return .done(count)
+        case .wouldBlock: return .wouldBlock
+        case .failed(let code): return .failed(.system("\(call)", errno: code))
         }
     }
 

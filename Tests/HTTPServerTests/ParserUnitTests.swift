@@ -1,10 +1,11 @@
 @testable import HTTPServer
+import HTTPWire
 import Testing
 
 @Suite struct ParserUnitTests {
     @Test func dateIsFormattedAsIMFFixdate() {
         // RFC 9110 §5.6.7's own example: 784111777 is Sun, 06 Nov 1994 08:49:37 GMT.
-        #expect(HTTPDate.format(784_111_777) == "Sun, 06 Nov 1994 08:49:37 GMT")
+        #expect(String(decoding: UTCDateFormat.imfFixdate(784_111_777), as: UTF8.self) == "Sun, 06 Nov 1994 08:49:37 GMT")
     }
 
     @Test func percentDecodingRejectsBadEscapesAndNUL() {

@@ -1,4 +1,5 @@
 @testable import HTTPServer
+@testable import HTTPWire
 import TestSupport
 import Testing
 

@@ -1,4 +1,5 @@
 import Glibc
+@testable import HTTPClient
 @testable import HTTPServer
 import Synchronization
 import TestSupport

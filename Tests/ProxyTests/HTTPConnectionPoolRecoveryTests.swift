@@ -1,5 +1,7 @@
 import Glibc
+@testable import HTTPClient
 @testable import HTTPServer
+import HTTPWire
 import TestSupport
 import Testing
 
@@ -23,7 +25,7 @@ import Testing
         defer { origin.stop() }
         let cancellation = HTTPClientCancellation()
         let connection = try HTTPClientConnection.open(
-            host: "127.0.0.1", port: origin.port, connectDeadline: .now + .seconds(10), deadline: .now + .seconds(30),
+            host: "127.0.0.1", port: origin.port, connectDeadline: .now() + .seconds(10), deadline: .now() + .seconds(30),
             cancellation: cancellation)
         defer {
             connection.close()

@@ -1,4 +1,6 @@
+@testable import HTTPClient
 @testable import HTTPServer
+@testable import HTTPWire
 import TestSupport
 import Testing
 

@@ -1,4 +1,5 @@
 import Foundation
+@testable import HTTPClient
 @testable import HTTPServer
 import Synchronization
 import TestSupport

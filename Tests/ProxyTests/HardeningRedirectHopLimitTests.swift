@@ -1,4 +1,5 @@
 import Foundation
+@testable import HTTPClient
 @testable import HTTPServer
 @testable import Proxy
 import Synchronization

@@ -1,4 +1,5 @@
 import Foundation
+import HTTPWire
 @testable import Proxy
 import Testing
 
@@ -74,7 +75,7 @@ import Testing
         // Leap days (2000-02-29, 2004-02-29, 2024-02-29), the last second of 9999, and 2100 (not leap).
         let expected = Date.ISO8601FormatStyle(includingFractionalSeconds: false)
             .format(Date(timeIntervalSince1970: TimeInterval(second)))
-        #expect(String(decoding: Timestamp.format(second), as: UTF8.self) + "Z" == expected)
+        #expect(String(decoding: UTCDateFormat.logSecond(second), as: UTF8.self) + "Z" == expected)
     }
 
     @Test func everyDayOfFourHundredYearsMatchesFoundation() {
@@ -83,7 +84,7 @@ import Testing
         var mismatches = 0
         for day in Int64(0)..<146_097 {
             let second = day * 86_400 + 45_296 // 12:34:56
-            if String(decoding: Timestamp.format(second), as: UTF8.self) + "Z"
+            if String(decoding: UTCDateFormat.logSecond(second), as: UTF8.self) + "Z"
                 != style.format(Date(timeIntervalSince1970: TimeInterval(second))) {
                 mismatches += 1
             }

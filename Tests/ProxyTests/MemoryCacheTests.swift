@@ -1,9 +1,10 @@
+import HTTPWire
 import Testing
 @testable import Proxy
 
 /// The in-memory cache's LRU order, byte accounting and expiry, with the clock passed in.
 @Suite struct MemoryCacheTests {
-    let start = ContinuousClock.now
+    let start = MonotonicTime.now()
     let minute = Duration.seconds(60)
 
     @Test func theLeastRecentlyUsedEntryIsEvictedFirst() {

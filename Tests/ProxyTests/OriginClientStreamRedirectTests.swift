@@ -1,4 +1,5 @@
 import HTTPServer
+@testable import HTTPWire
 @testable import Proxy
 import TestSupport
 import Testing

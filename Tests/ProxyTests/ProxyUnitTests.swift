@@ -1,5 +1,6 @@
 import Foundation
 import HTTPServer
+@testable import HTTPWire
 @testable import Proxy
 import TestSupport
 import Testing

@@ -1,5 +1,6 @@
 import Foundation
 import HTTPServer
+@testable import HTTPWire
 import Proxy
 import Synchronization
 import TestSupport

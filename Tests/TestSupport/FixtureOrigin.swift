@@ -1,5 +1,6 @@
 import Foundation
 import HTTPServer
+@testable import HTTPWire
 import Synchronization
 
 /// A real in-process origin: the project's own HTTPServer serving Tests/Fixtures, with switchable faults.

@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import HTTPServer
+@testable import HTTPWire
 
 extension TestOrigin {
     /// A complete response with Content-Length.

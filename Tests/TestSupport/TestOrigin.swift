@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import HTTPServer
+@testable import HTTPWire
 import Synchronization
 
 /// A real origin in the test process: raw sockets on an ephemeral port, one thread per connection,

@@ -1,4 +1,5 @@
 import HTTPServer
+@testable import HTTPWire
 
 /// An error with a status, as handlers throw them.
 public struct TeapotError: HTTPStatusError {

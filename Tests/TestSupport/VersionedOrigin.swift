@@ -1,4 +1,5 @@
 import HTTPServer
+import HTTPWire
 
 /// An origin for the stored-range tests, served by the project's own HTTP server on port 0.
 /// `/v/<size>.ts` is `size` bytes whose byte i is `(i + 7 * version) % 251`, with ETag `"v<version>"`;

@@ -1,4 +1,5 @@
 import HTTPServer
+import HTTPWire
 
 extension DiskCacheEntry {
     /// Piece files end in this; temp files add `.tmp.<n>` to it.

@@ -1,3 +1,4 @@
+import HTTPWire
 import Synchronization
 
 /// An in-memory cache with a time to live per entry and a bounded total size, evicting least
@@ -11,7 +12,7 @@ final class MemoryCache<Value: Sendable>: Sendable {
         var key: String
         var value: Value
         var cost: Int
-        var expires: ContinuousClock.Instant
+        var expires: MonotonicTime
         /// Neighbours on the recency list: `previous` is more recently used, `next` less; -1 ends it.
         var previous: Int
         var next: Int
@@ -43,7 +44,7 @@ final class MemoryCache<Value: Sendable>: Sendable {
 
     /// The live value for `key`, or nil when absent or expired. A lookup that a later one will repeat
     /// (the fast path before the full one) passes `countingMiss: false` so a miss is counted once.
-    func value(for key: String, now: ContinuousClock.Instant = .now, countingMiss: Bool = true) -> Value? {
+    func value(for key: String, now: MonotonicTime = .now(), countingMiss: Bool = true) -> Value? {
         state.withLock { state in
             guard let slot = state.index[key], let entry = state.slots[slot] else {
                 if countingMiss { state.misses += 1 }
@@ -61,7 +62,7 @@ final class MemoryCache<Value: Sendable>: Sendable {
     }
 
     /// Stores `value` for `ttl`; an entry larger than the whole budget, or a non-positive TTL, is not stored.
-    func store(_ value: Value, for key: String, cost: Int, ttl: Duration, now: ContinuousClock.Instant = .now) {
+    func store(_ value: Value, for key: String, cost: Int, ttl: Duration, now: MonotonicTime = .now()) {
         guard ttl > .zero, cost >= 0, cost <= maxCost else { return }
         let maxCost = maxCost
         state.withLock { state in
@@ -122,7 +123,7 @@ extension MemoryCache.State {
     }
 
     /// Checks up to `count` slots from where the last sweep stopped and drops those that expired.
-    mutating func sweepExpired(now: ContinuousClock.Instant, slots count: Int) {
+    mutating func sweepExpired(now: MonotonicTime, slots count: Int) {
         guard !slots.isEmpty else { return }
         for _ in 0..<min(count, slots.count) {
             if sweepCursor >= slots.count { sweepCursor = 0 }

@@ -1,3 +1,4 @@
+import HTTPClient
 import HTTPServer
 
 /// An origin host the embedded URL form may reach: `example.com` exactly, or `*.example.com` for any host

@@ -1,4 +1,5 @@
 import HTTPServer
+import HTTPWire
 
 /// Files of directory mounts, answered on the loop thread from the mount's directory.
 struct FileResponder: Sendable {

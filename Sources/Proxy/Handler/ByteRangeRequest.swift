@@ -1,4 +1,5 @@
 import HTTPServer
+import HTTPWire
 
 /// A single `Range: bytes=...` request (RFC 9110 §14.1.2) applied to a body the proxy holds.
 enum ByteRangeRequest {

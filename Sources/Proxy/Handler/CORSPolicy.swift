@@ -1,4 +1,5 @@
 import HTTPServer
+import HTTPWire
 
 /// CORS for players in browsers (hls.js needs it on playlists, subtitle files and redirects).
 struct CORSPolicy: Sendable {

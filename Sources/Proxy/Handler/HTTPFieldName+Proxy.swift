@@ -1,4 +1,4 @@
-import HTTPServer
+import HTTPWire
 
 extension HTTPFieldName {
     /// What the proxy did with a request (SPEC "Operations"): on every response it gives.

@@ -1,4 +1,5 @@
 import HTTPServer
+import HTTPWire
 
 extension HTTPResponse {
     /// Room for a responder's own fields plus those `ProxyHandler.finish` adds (route, CORS,

@@ -1,4 +1,5 @@
 import HTTPServer
+import HTTPWire
 
 /// What can go wrong while answering a request, each with the status the client gets (SPEC "Errors").
 public struct ProxyError: Error, HTTPStatusError, Equatable {

@@ -1,4 +1,5 @@
 import HTTPServer
+import HTTPWire
 
 extension ProxyHandler {
     /// Logs and counts a request the HTTP server refused before routing (route `rejected`), and gives

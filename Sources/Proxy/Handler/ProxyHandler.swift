@@ -1,5 +1,7 @@
 import HLS
+import HTTPClient
 import HTTPServer
+import HTTPWire
 import Synchronization
 
 /// Answers every request: plans its route, hands it to the responder for its class, turns errors into
@@ -24,7 +26,7 @@ public final class ProxyHandler: Sendable {
     /// to be stored, `Cache-Control: no-store`). Made once, added in one copy.
     let routeFields: [HTTPHeaders]
     /// When shedding was last logged (at most once a second).
-    let shedLogged = Mutex<ContinuousClock.Instant?>(nil)
+    let shedLogged = Mutex<MonotonicTime?>(nil)
     /// Reports open client connections and whether the server is draining; set by the service.
     let serverState: @Sendable () -> (openConnections: Int, accepting: Bool)
 
@@ -246,7 +248,7 @@ public final class ProxyHandler: Sendable {
 
     /// Logs that requests are being shed, at most once a second.
     private func noteShedding(limit: Int) {
-        let now = ContinuousClock.now
+        let now = MonotonicTime.now()
         let due = shedLogged.withLock { last -> Bool in
             if let last, now - last < .seconds(1) { return false }
             last = now

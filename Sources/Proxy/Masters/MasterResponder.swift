@@ -1,5 +1,6 @@
 import HLS
 import HTTPServer
+import HTTPWire
 
 /// Masters a subtitle set claims: fetched, rewritten with the set's tracks, and kept rewritten in the
 /// memory cache (SPEC "Classification and actions", "Master rewrite").

@@ -1,4 +1,5 @@
 import HTTPServer
+import HTTPWire
 
 /// Builds one JSON log line as UTF-8 bytes: text is copied into one buffer and numbers are written
 /// digit by digit, so an access line (written for every request) costs a few copies and goes out as

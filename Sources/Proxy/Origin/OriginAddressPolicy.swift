@@ -1,3 +1,4 @@
+import HTTPClient
 import HTTPServer
 
 /// Which addresses an allowlisted (non-mount) origin host may resolve to. A name on the allowlist is

@@ -1,5 +1,6 @@
 import Foundation
 import HTTPServer
+import HTTPWire
 
 extension OriginClient {
     /// Reads a file:// URL: 404 when missing, 403 for anything but a readable regular file (a directory,

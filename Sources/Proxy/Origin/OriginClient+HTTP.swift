@@ -1,4 +1,6 @@
+import HTTPClient
 import HTTPServer
+import HTTPWire
 
 extension OriginClient {
     /// Whether bodies with Content-Encoding: gzip are decoded here (see `GzipDecoder`).
@@ -27,7 +29,7 @@ extension OriginClient {
         headers.add(.acceptEncoding, acceptEncoding)
         let clientRequest = try makeClientRequest(hop.url, method: request.method, headers: headers, addresses: hop.addresses)
         let deadline = hop.deadline
-        let remaining = deadline - ContinuousClock.now
+        let remaining = deadline - MonotonicTime.now()
         guard remaining > .zero else { throw .timeout }
         return (clientRequest, remaining)
     }

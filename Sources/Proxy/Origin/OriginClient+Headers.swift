@@ -1,4 +1,5 @@
 import HTTPServer
+import HTTPWire
 
 extension OriginClient {
     /// RFC 9110 §7.6.1: fields that describe one connection, not the message.

@@ -1,4 +1,6 @@
+import HTTPClient
 import HTTPServer
+import HTTPWire
 
 extension OriginClient {
     /// One request of a redirect chain.
@@ -8,7 +10,7 @@ extension OriginClient {
         /// The fields for this hop, rebuilt from its URL (`OriginRequest.headers(forHop:)`).
         var headers: HTTPHeaders
         /// The one deadline the whole chain runs under.
-        var deadline: ContinuousClock.Instant
+        var deadline: MonotonicTime
         /// The vetted addresses to connect to; nil: the host is resolved when connecting.
         var addresses: [IPAddress]?
     }
@@ -22,7 +24,7 @@ extension OriginClient {
     ) async throws(OriginError) -> (response: Response, redirectTargets: [String]) {
         let first = OriginURL(parsing: request.url)
         var hop = Hop(
-            url: first, headers: request.headers(forHop: first), deadline: ContinuousClock.now + configuration.totalTimeout,
+            url: first, headers: request.headers(forHop: first), deadline: MonotonicTime.now() + configuration.totalTimeout,
             addresses: request.addresses)
         var visited: Set<String> = [first.string]
         var targets: [String] = []

@@ -1,3 +1,4 @@
+import HTTPClient
 import HTTPServer
 
 /// Fetches masters, media playlists, subtitle files and segment bytes from origins: http and https

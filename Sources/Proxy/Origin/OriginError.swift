@@ -1,4 +1,6 @@
+import HTTPClient
 import HTTPServer
+import HTTPWire
 
 /// Why an origin fetch failed, with the status the proxy answers. Reasons are one line and never
 /// carry header values or query strings (they may hold tokens).

@@ -1,4 +1,6 @@
+import HTTPClient
 import HTTPServer
+import HTTPWire
 
 /// Origin access shared by the responders: the fields sent upstream for a mount, fetches timed for the
 /// latency histogram, redirect vetting (SSRF, docs/security.md) and origin playlists through the memory cache.
@@ -58,8 +60,8 @@ struct OriginFetcher: Sendable {
             // too, and the fetch connects to exactly those.
             originRequest.addresses = try await addressPolicy.check(host: host, slots: origin.exchangeSlots)
         }
-        let started = ContinuousClock.now
-        defer { metrics.recordOriginFetch(kind: kind, seconds: Self.milliseconds(started.duration(to: .now)) / 1000) }
+        let started = MonotonicTime.now()
+        defer { metrics.recordOriginFetch(kind: kind, seconds: Self.milliseconds(started.duration(to: .now())) / 1000) }
         let response: OriginResponse
         do {
             response = try await origin.fetch(originRequest)
@@ -67,7 +69,7 @@ struct OriginFetcher: Sendable {
             logOriginFailure(url, kind: kind, started: started, error: error)
             throw error
         }
-        let elapsed = Self.milliseconds(started.duration(to: .now))
+        let elapsed = Self.milliseconds(started.duration(to: .now()))
         let fetched = FetchedBody(status: response.status, body: response.body, finalURL: response.finalURL, contentType: response.headers[.contentType])
         logger.debug("origin fetch", [
             ("url", ProxyLogger.redactedURL(url)), ("kind", kind), ("status", String(response.status)),
@@ -78,12 +80,12 @@ struct OriginFetcher: Sendable {
 
     /// A debug line for an origin fetch that got no answer: the URL redacted, and the status the
     /// failure becomes (its text may quote origin details, so only the status is logged).
-    func logOriginFailure(_ url: String, kind: String, started: ContinuousClock.Instant, error: any Error) {
+    func logOriginFailure(_ url: String, kind: String, started: MonotonicTime, error: any Error) {
         guard logger.isEnabled(.debug) else { return }
         let status = (error as? any HTTPStatusError)?.status.code ?? 502
         logger.debug("origin fetch failed", [
             ("url", ProxyLogger.redactedURL(url)), ("kind", kind), ("status", String(status)),
-            ("ms", Self.debugMilliseconds(Self.milliseconds(started.duration(to: .now)))),
+            ("ms", Self.debugMilliseconds(Self.milliseconds(started.duration(to: .now())))),
         ])
     }
 
@@ -191,16 +193,16 @@ struct OriginFetcher: Sendable {
             target.url, method: method, mount: target.mount, request: request, maxBodyBytes: config.limits.maxProxyBodyBytes)
         originRequest.everyHopHeaders = everyHopHeaders
         vetRedirects(&originRequest, embedded: target.mount == nil)
-        let started = ContinuousClock.now
+        let started = MonotonicTime.now()
         let stream: OriginStream
         do {
             stream = try await origin.stream(originRequest)
         } catch {
-            metrics.recordOriginFetch(kind: "segment", seconds: Self.milliseconds(started.duration(to: .now)) / 1000)
+            metrics.recordOriginFetch(kind: "segment", seconds: Self.milliseconds(started.duration(to: .now())) / 1000)
             logOriginFailure(target.url, kind: "segment", started: started, error: error)
             throw error
         }
-        let elapsed = Self.milliseconds(started.duration(to: .now))
+        let elapsed = Self.milliseconds(started.duration(to: .now()))
         metrics.recordOriginFetch(kind: "segment", seconds: elapsed / 1000)
         // Streamed: the length is the one declared (time is to the response head), "unknown" when chunked.
         logger.debug("origin fetch", [

@@ -1,4 +1,5 @@
 import HTTPServer
+import HTTPWire
 
 /// What the redirect loop reads of one hop's answer: its status and fields, and a way to let go of
 /// an answer that turned out to be a redirect.

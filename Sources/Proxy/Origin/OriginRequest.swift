@@ -1,4 +1,6 @@
+import HTTPClient
 import HTTPServer
+import HTTPWire
 
 /// What the proxy asks of an origin: one URL (http, https or file), fetched whole up to a size cap.
 public struct OriginRequest: Sendable {

@@ -1,4 +1,5 @@
 import HTTPServer
+import HTTPWire
 
 /// An origin's answer, body complete and decoded.
 public struct OriginResponse: Sendable {

@@ -1,4 +1,5 @@
 import HTTPServer
+import HTTPWire
 
 /// An origin's answer whose body arrives piece by piece, with backpressure: the origin is read only
 /// as fast as `next()` is called. Cancelling it, or dropping it, ends the origin transfer.

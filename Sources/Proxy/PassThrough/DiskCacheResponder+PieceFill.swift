@@ -1,4 +1,5 @@
 import HTTPServer
+import HTTPWire
 
 extension DiskCacheResponder {
     /// Bytes of an origin range on their way to the client: read back from the piece that is storing

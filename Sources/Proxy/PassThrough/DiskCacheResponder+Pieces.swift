@@ -1,4 +1,5 @@
 import HTTPServer
+import HTTPWire
 
 extension DiskCacheResponder {
     /// One stretch of a response put together from pieces: bytes read from a stored piece, or a range

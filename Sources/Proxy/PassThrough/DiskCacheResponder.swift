@@ -1,4 +1,5 @@
 import HTTPServer
+import HTTPWire
 
 /// The disk-cache path of pass-through (docs/caching.md): objects and ranges answered from disk, and
 /// origin answers stored while they are relayed.

@@ -1,4 +1,5 @@
 import HTTPServer
+import HTTPWire
 
 /// Mode `proxy` (SPEC "Classification and actions"): origin answers streamed through with the mount's headers, playlists
 /// re-pointed at the proxy, and with the disk cache on, objects and ranges served from disk first.

@@ -1,4 +1,5 @@
 import HTTPServer
+import HTTPWire
 
 /// Percent-decoding of request path pieces (RFC 3986 §2.1), strict: a bad escape or NUL is a 400.
 enum PathDecoding {

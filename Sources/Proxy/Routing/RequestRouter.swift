@@ -1,4 +1,6 @@
+import HTTPClient
 import HTTPServer
+import HTTPWire
 
 /// Maps a request path to what the proxy does with it (SPEC "Request URLs").
 struct RequestRouter: Sendable {

@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+@testable import HTTPClient
 @testable import HTTPServer
 import Synchronization
 import TestSupport
