@@ -74,3 +74,19 @@ import Testing
         #expect(try TTMLConverter.webVTT(from: Array(source.utf8)).cues.first?.payload == ["a b"])
     }
 }
+
+@Suite struct TTMLSniffingTests {
+    @Test func ttmlIsRecognizedAfterAnyPrologue() {
+        #expect(TTMLConverter.looksLikeTTML(ttml("<p>x</p>")))
+        #expect(TTMLConverter.looksLikeTTML(Array("\u{FEFF}\n<!-- c --><!DOCTYPE tt [<!ENTITY a 'b'>]><?pi?><tt:tt xmlns:tt='x'>".utf8)))
+        #expect(TTMLConverter.looksLikeTTML([0xFF, 0xFE] + Array("<tt>".utf8).flatMap { [$0, 0] }))
+    }
+
+    @Test func otherSourcesAreNotTTML() {
+        for text in ["WEBVTT\n\n", "1\n00:00:01,000 --> 00:00:02,000\nx\n", "<html><tt>", "<?xml version='1.0'?><ttx/>",
+                     "<!-- unterminated", "", "<?xml"] {
+            #expect(!TTMLConverter.looksLikeTTML(Array(text.utf8)), "\(text)")
+        }
+        #expect(TTMLConverter.looksLikeTTML(Array("<tt".utf8)))  // a prefix: the first element is tt
+    }
+}
