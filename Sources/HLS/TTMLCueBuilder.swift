@@ -16,7 +16,8 @@ struct TTMLCueBuilder {
         let payload: [String]
     }
 
-    /// Bounds the cost of splitting paragraphs by span timing: intervals times pieces, over the document.
+    /// Bounds the cost of rendering split paragraphs, once per interval their span timing makes:
+    /// intervals times (pieces plus text bytes), summed over the document.
     static let maximumSplittingWork = 20_000_000
 
     private let parameters: TTMLTimeParameters
@@ -139,7 +140,17 @@ struct TTMLCueBuilder {
         boundaries.sort()
         var unique: [TTMLTime] = []
         for time in boundaries where unique.last != time { unique.append(time) }
-        splittingWork += unique.count * pieces.count
+        // A paragraph that does not split renders once, in time linear in its size; one that splits
+        // renders every piece's text once per interval.
+        if unique.count > 2 {
+            let weight = pieces.reduce(0) { total, piece in
+                guard case .text(let text) = piece.kind else { return total + 1 }
+                return total + 1 + text.utf8.count
+            }
+            let (work, overflow) = unique.count.multipliedReportingOverflow(by: weight)
+            let (total, totalOverflow) = splittingWork.addingReportingOverflow(work)
+            splittingWork = overflow || totalOverflow ? .max : total
+        }
         guard splittingWork <= Self.maximumSplittingWork else {
             throw .ttmlTooLarge(reason: "paragraphs split by span timing into too many intervals")
         }

@@ -16,7 +16,19 @@ struct XMLTokenizer {
         let rawName: ArraySlice<UInt8>
         var element: XMLTree.Element
         let namespaces: [String: String]
+        /// Character data not yet added as a text node: text, references and CDATA next to each other
+        /// make one node, gathered here so that joining them stays linear.
+        var pendingText: [UInt8] = []
+
+        mutating func flushText() {
+            guard !pendingText.isEmpty else { return }
+            element.children.append(.text(String(decoding: pendingText, as: UTF8.self)))
+            pendingText = []
+        }
     }
+
+    /// Namespace declarations in scope beyond this are refused: each element that declares one copies the scope.
+    static let maximumNamespaceDeclarations = 256
 
     private init(_ bytes: [UInt8], maximumDepth: Int) {
         self.bytes = bytes
@@ -88,6 +100,7 @@ struct XMLTokenizer {
         index += 1
         let rawName = try name()
         var rawAttributes: [(name: ArraySlice<UInt8>, value: [UInt8])] = []
+        var seenNames: Set<ArraySlice<UInt8>> = []
         var isEmpty = false
         while true {
             let sawSpace = skipWhitespace()
@@ -123,7 +136,7 @@ struct XMLTokenizer {
             guard !bytes[valueStart..<valueEnd].contains(UInt8(ascii: "<")) else {
                 throw malformed("'<' inside an attribute value", at: valueStart)
             }
-            guard !rawAttributes.contains(where: { $0.name == attributeName }) else {
+            guard seenNames.insert(attributeName).inserted else {
                 throw malformed("duplicate attribute \(String(decoding: attributeName, as: UTF8.self))", at: index)
             }
             rawAttributes.append((attributeName, try decodeCharacterData(valueStart..<valueEnd, inAttribute: true)))
@@ -138,6 +151,9 @@ struct XMLTokenizer {
                 let prefix = String(decoding: attribute.name.dropFirst(6), as: UTF8.self)
                 namespaces[prefix] = String(decoding: attribute.value, as: UTF8.self)
             }
+        }
+        guard namespaces.count <= Self.maximumNamespaceDeclarations else {
+            throw malformed("more than \(Self.maximumNamespaceDeclarations) namespace declarations in scope", at: tagStart)
         }
         let elementName = try resolve(rawName, in: namespaces, isAttribute: false, at: tagStart)
         var attributes: [XMLTree.Attribute] = []
@@ -157,7 +173,8 @@ struct XMLTokenizer {
         skipWhitespace()
         guard index < bytes.count, bytes[index] == UInt8(ascii: ">") else { throw malformed("truncated end tag", at: tagStart) }
         index += 1
-        guard let open = stack.popLast() else { throw malformed("end tag without a start tag", at: tagStart) }
+        guard var open = stack.popLast() else { throw malformed("end tag without a start tag", at: tagStart) }
+        open.flushText()
         guard open.rawName == rawName else {
             throw malformed("</\(String(decoding: rawName, as: UTF8.self))> closes <\(String(decoding: open.rawName, as: UTF8.self))>",
                             at: tagStart)
@@ -192,16 +209,12 @@ struct XMLTokenizer {
 
     private func appendText(_ text: [UInt8], to stack: inout [Open]) {
         guard !text.isEmpty, let last = stack.indices.last else { return }
-        // Text, references and CDATA next to each other are one text node.
-        if case .text(let previous) = stack[last].element.children.last {
-            stack[last].element.children[stack[last].element.children.count - 1] = .text(previous + String(decoding: text, as: UTF8.self))
-        } else {
-            stack[last].element.children.append(.text(String(decoding: text, as: UTF8.self)))
-        }
+        stack[last].pendingText += text
     }
 
     private func appendChild(_ node: XMLTree.Node, to stack: inout [Open]) {
         guard let last = stack.indices.last else { return }
+        stack[last].flushText()
         stack[last].element.children.append(node)
     }
 

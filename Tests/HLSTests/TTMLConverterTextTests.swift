@@ -32,6 +32,22 @@ import Testing
         #expect(try payload("unknown", head: head, attributes: " style='missing'") == ["unknown"])
     }
 
+    @Test func styleReferencesFanningOutAndCyclingResolveOnce() throws {
+        // Each style names the one before it twenty times: followed naively, 20^29 applications.
+        let chain = (1..<30).map { index in
+            "<style xml:id='s\(index)' style='\(Array(repeating: "s\(index - 1)", count: 20).joined(separator: " "))'/>"
+        }.joined()
+        let head = "<styling><style xml:id='s0' tts:fontStyle='italic'/>\(chain)" +
+            "<style xml:id='loop' style='loop loop' tts:textDecoration='underline'/></styling>"
+        #expect(try payload("wide", head: head, attributes: " style='s29 s29'") == ["<i>wide</i>"])
+        #expect(try payload("cycle", head: head, attributes: " style='loop'") == ["<u>cycle</u>"])
+        // A chain that runs forward deeper than the limit stops contributing, without recursing through all of it.
+        let long = (0..<4999).map { "<style xml:id='c\($0)' style='c\($0 + 1)'/>" }.joined()
+        let longHead = "<styling>\(long)<style xml:id='c4999' tts:fontWeight='bold'/></styling>"
+        #expect(try payload("near", head: longHead, attributes: " style='c4995'") == ["<b>near</b>"])
+        #expect(try payload("far", head: longHead, attributes: " style='c0'") == ["far"])
+    }
+
     @Test func innerStylesOverrideInheritedOnes() throws {
         #expect(try payload("<span tts:fontStyle='italic'>a <span tts:fontStyle='normal'>b</span> c</span>")
                 == ["<i>a </i>b<i> c</i>"])

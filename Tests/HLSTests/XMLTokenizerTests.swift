@@ -99,4 +99,21 @@ import Testing
         // Far deeper input fails the same way, without recursion.
         #expect(throws: SubtitleError.xmlNestingTooDeep(limit: limit)) { try parse(String(repeating: "<a>", count: 200_000)) }
     }
+
+    @Test func manyAttributesAndTextChunksAreReadInOnePass() throws {
+        let attributes = (0..<50_000).map { "a\($0)='\($0)'" }.joined(separator: " ")
+        #expect(try parse("<a \(attributes)/>").attributes.count == 50_000)
+        let chunks = String(repeating: "x<!---->", count: 100_000)
+        let root = try parse("<a>\(chunks)</a>")
+        #expect(root.children.count == 1)
+        #expect(text(of: root) == String(repeating: "x", count: 100_000))
+    }
+
+    @Test func namespaceDeclarationsInScopeAreLimited() throws {
+        let limit = XMLTokenizer.maximumNamespaceDeclarations
+        // `xml` is always bound, so `limit - 1` more fit.
+        let fits = (1..<limit).map { "xmlns:p\($0)='urn:\($0)'" }.joined(separator: " ")
+        #expect(throws: Never.self) { try parse("<a \(fits)/>") }
+        #expect(isMalformed("<a \(fits) xmlns:extra='urn:x'/>"))
+    }
 }
