@@ -4,7 +4,7 @@
 
 ffmpeg 5.1 reads wvtt but cannot write it, and GPAC is not packaged here, so the boxes are written by
 hand. Check the result independently with: ffmpeg -i mp4-with-wvtt.mp4 -f webvtt -
-Samples follow §5.? of 14496-30: time is cut at every cue start and end; a sample holds one `vttc` per
+Samples follow ISO/IEC 14496-30: time is cut at every cue start and end; a sample holds one `vttc` per
 cue active in it (a cue spanning several samples is repeated), or one `vtte` where none is.
 """
 import struct, pathlib

@@ -1,4 +1,4 @@
-/// Decodes one `wvtt` sample (ISO/IEC 14496-30 §5.5): a run of boxes, each `vttc` one cue active for
+/// Decodes one `wvtt` sample (ISO/IEC 14496-30, the WebVTT sample format): a run of boxes, each `vttc` one cue active for
 /// the whole sample (several are simultaneous cues), `vtte` an empty sample (a gap).
 ///
 /// A `vttc` holds `iden` (the cue identifier), `sttg` (the cue settings) and `payl` (the cue text, WebVTT

@@ -5,7 +5,7 @@
 /// relative to the parent's begin in `par` containers (the default) and to the previous sibling's end in
 /// `seq` ones, and clipped to the parent's interval. A `<p>` whose `<span>`s carry their own timing is
 /// split into one cue per interval in which its visible text stays the same, as an ISD sequence would
-/// show it (TTML2 §11.3.1.3). `<br/>` breaks the cue line; italic, bold and underline (inline, through
+/// show it (one intermediate synchronic document per interval). `<br/>` breaks the cue line; italic, bold and underline (inline, through
 /// `style` references, or from the region) become `<i>`, `<b>`, `<u>`; other styling and layout are
 /// dropped. Whitespace is collapsed unless `xml:space="preserve"`, where source line ends break lines.
 /// An element with an unreadable time expression is left out, with its content.
