@@ -23,6 +23,8 @@ let package = Package(
         .executableTarget(
             name: "FuzzSRT", dependencies: [.product(name: "HLS", package: "hls-subtitle-proxy")], swiftSettings: fuzzFlags),
         .executableTarget(
+            name: "FuzzTTML", dependencies: [.product(name: "HLS", package: "hls-subtitle-proxy")], swiftSettings: fuzzFlags),
+        .executableTarget(
             name: "FuzzMedia", dependencies: [.product(name: "HLS", package: "hls-subtitle-proxy")], swiftSettings: fuzzFlags),
         .executableTarget(
             name: "FuzzPath",

@@ -8,7 +8,7 @@ cd "$(dirname "$0")"
 seconds="${1:-600}"
 shift || true
 targets=("$@")
-[ ${#targets[@]} -gt 0 ] || targets=(FuzzRequestHead FuzzPlaylist FuzzWebVTT FuzzSRT FuzzMedia FuzzPath FuzzInflate)
+[ ${#targets[@]} -gt 0 ] || targets=(FuzzRequestHead FuzzPlaylist FuzzWebVTT FuzzSRT FuzzTTML FuzzMedia FuzzPath FuzzInflate)
 fixtures=../Tests/Fixtures
 
 seed() {
@@ -23,6 +23,7 @@ seed() {
         FuzzPlaylist) find "$fixtures" -name '*.m3u8' -size -64k -exec cp {} "$dir"/ \; ;;
         FuzzWebVTT) find "$fixtures" -name '*.vtt' -size -64k -exec cp {} "$dir"/ \; ;;
         FuzzSRT) find "$fixtures" -name '*.srt' -size -64k -exec cp {} "$dir"/ \; ;;
+        FuzzTTML) find "$fixtures" \( -name '*.ttml' -o -name '*.dfxp' -o -name '*.xml' \) -size -64k -exec cp {} "$dir"/ \; ;;
         FuzzMedia) find "$fixtures" \( -name '*.mp4' -o -name '*.m4s' -o -name '*.ts' \) -size -256k -exec cp {} "$dir"/ \; ;;
         # The first byte picks the URL form (see FuzzPath.swift); the rest is the path and query.
         FuzzPath) local i=0

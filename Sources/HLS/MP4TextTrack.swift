@@ -1,4 +1,4 @@
-/// A timed-text track (3GPP TS 26.245 `tx3g`, ffmpeg's `mov_text`) read out of an MP4 file.
+/// A timed-text track (3GPP TS 26.245 `tx3g`, ffmpeg's `mov_text`; or ISO/IEC 14496-30 `wvtt`) read out of an MP4 file.
 public struct MP4TextTrack: Sendable, Equatable {
     /// The `tkhd` track_ID.
     public var trackID: UInt32

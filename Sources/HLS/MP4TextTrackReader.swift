@@ -1,9 +1,11 @@
 /// Reads the timed-text tracks of a (non-fragmented) MP4 file as WebVTT cues.
 ///
 /// A text track is a `trak` whose `hdlr` is `sbtl` or `text` and whose sample entry is `tx3g` (or
-/// QuickTime `text`). Each sample is a 16-bit big-endian length and that many bytes of UTF-8 text,
+/// QuickTime `text`), or `wvtt` (WebVTT in MP4, ISO/IEC 14496-30; see `MP4WebVTTSample`). Each sample is a 16-bit big-endian length and that many bytes of UTF-8 text,
 /// optionally followed by modifier boxes; a length of 0 is a gap (3GPP TS 26.245 §5.17). Bold, italic and
-/// underline from `styl` become `<b>`, `<i>`, `<u>`, as ffmpeg does; other modifiers are ignored. Times
+/// underline from `styl` become `<b>`, `<i>`, `<u>`, as ffmpeg does; other modifiers are ignored. A `wvtt`
+/// cue repeated in consecutive samples (14496-30 cuts a cue at every other cue's start and end) is
+/// joined back into one cue. Times
 /// come from `stts` and the `mdhd` timescale, rounded to the nearest millisecond; edit lists are ignored.
 public enum MP4TextTrackReader {
     /// Every text track in the file, in file order; a file without one gives an empty array.
@@ -19,34 +21,65 @@ public enum MP4TextTrackReader {
             guard let stbl = try MP4BoxIterator.descendant(path, in: bytes, range: trak.payload) else {
                 throw .missingBox(type: "stbl")
             }
-            // `text` handlers also carry WebVTT-in-MP4 (`wvtt`), whose samples are boxes, not length-prefixed text.
-            guard try isTimedText(stbl: stbl, in: bytes) else { continue }
+            // `text` handlers carry both tx3g-style text and WebVTT-in-MP4, told apart by the sample entry.
+            guard let format = try sampleFormat(stbl: stbl, in: bytes) else { continue }
             guard header.timescale > 0 else { throw .invalidTimescale }
             let table = try MP4SampleTable(stbl: stbl, in: bytes)
             var cues: [WebVTTCue] = []
+            // The wvtt cues shown until the previous sample's end, by content: a repeat extends one.
+            var open: [MP4WebVTTSample.CueKey: [Int]] = [:]
             for sample in try table.samples(fileLength: bytes.count) where sample.duration > 0 {
-                guard let payload = MP4TextSample.payload(bytes[sample.range]) else { continue }
                 let timescale = UInt64(header.timescale)
                 guard let start = milliseconds(sample.time, timescale: timescale),
                       let end = milliseconds(sample.time &+ sample.duration, timescale: timescale) else {
                     throw .timestampOverflow
                 }
-                cues.append(WebVTTCue(start: start, end: end, payload: payload))
+                switch format {
+                case .timedText:
+                    guard let payload = MP4TextSample.payload(bytes[sample.range]) else { continue }
+                    cues.append(WebVTTCue(start: start, end: end, payload: payload))
+                case .webVTT:
+                    var stillOpen: [MP4WebVTTSample.CueKey: [Int]] = [:]
+                    for var cue in MP4WebVTTSample.cues(bytes, range: sample.range) {
+                        let key = MP4WebVTTSample.CueKey(cue)
+                        if let index = open[key]?.popLast() {
+                            cues[index].end = end
+                            stillOpen[key, default: []].append(index)
+                        } else {
+                            cue.start = start
+                            cue.end = end
+                            cues.append(cue)
+                            stillOpen[key, default: []].append(cues.count - 1)
+                        }
+                    }
+                    open = stillOpen
+                }
             }
             tracks.append(MP4TextTrack(trackID: header.trackID, language: header.language, cues: cues))
         }
         return tracks
     }
 
-    private static func isTimedText(stbl: MP4Box, in bytes: [UInt8]) throws(MediaError) -> Bool {
+    private enum SampleFormat {
+        /// 3GPP timed text (`tx3g`, QuickTime `text`): length-prefixed text and modifier boxes.
+        case timedText
+        /// ISO/IEC 14496-30 `wvtt`: boxes holding WebVTT cues.
+        case webVTT
+    }
+
+    private static func sampleFormat(stbl: MP4Box, in bytes: [UInt8]) throws(MediaError) -> SampleFormat? {
         guard let stsd = try MP4BoxIterator.first(MP4Box.code("stsd"), in: bytes, range: stbl.payload) else {
             throw .missingBox(type: "stsd")
         }
         var reader = try stsd.fullBoxReader(bytes).reader
         try reader.skip(4)  // entry_count
         var entries = MP4BoxIterator(bytes, range: reader.offset..<reader.end)
-        guard let entry = try entries.next() else { return false }
-        return entry.type == MP4Box.code("tx3g") || entry.type == MP4Box.code("text")
+        guard let entry = try entries.next() else { return nil }
+        switch entry.type {
+        case MP4Box.code("tx3g"), MP4Box.code("text"): return .timedText
+        case MP4Box.code("wvtt"): return .webVTT
+        default: return nil
+        }
     }
 
     private static func milliseconds(_ time: UInt64, timescale: UInt64) -> Int64? {

@@ -14,7 +14,7 @@ private func webVTTFixturePaths() throws -> [String] {
 @Suite struct WebVTTDocumentTests {
     @Test func everyWebVTTFixtureParsesAndSurvivesARoundTrip() throws {
         let paths = try webVTTFixturePaths()
-        #expect(paths.count == 17)
+        #expect(paths.count == 18)
         for path in paths {
             let document = try WebVTTDocument.parse(try fixture(path))
             let reparsed = try WebVTTDocument.parse(document.serialized())
@@ -27,6 +27,7 @@ private func webVTTFixturePaths() throws -> [String] {
         let expected = [
             "subtitles/empty.vtt": 0, "subtitles/en-forced-bom-crlf.vtt": 2, "subtitles/en.vtt": 4,
             "subtitles/fr.vtt": 4, "subtitles/long-2h.vtt": 1799, "subtitles/with-timestamp-map.vtt": 1,
+            "subtitles/mp4-with-wvtt.vtt": 4,
             "corpus/webvtt/bom-utf8-japanese-cue-id.vtt": 1,
             "corpus/webvtt/elephantsdream-descriptions-crlf-header-metadata.vtt": 63,
             "corpus/webvtt/ffmpeg-hls-empty-segment-header-only.vtt": 0,

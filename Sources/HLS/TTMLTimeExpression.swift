@@ -1,0 +1,91 @@
+/// TTML1 §10.3.1 time expressions: `hh:mm:ss`, `hh:mm:ss.fraction`, `hh:mm:ss:frames(.subframes)` and
+/// offsets `N(.N)?(h|m|s|ms|f|t)`. Fraction digits past the ninth are dropped (a nanosecond; the
+/// result is rounded to milliseconds). Hours may have one digit, as some authoring tools write them.
+enum TTMLTimeExpression {
+    /// The time `text` denotes, or nil when it is not a time expression (or overflows).
+    static func parse(_ text: String, parameters: TTMLTimeParameters) -> TTMLTime? {
+        let bytes = Array(text.trimmingWhitespace.utf8)
+        guard !bytes.isEmpty, bytes.count <= 64 else { return nil }
+        if bytes.contains(UInt8(ascii: ":")) { return clockTime(bytes, parameters) }
+        return offsetTime(bytes, parameters)
+    }
+
+    private static func clockTime(_ bytes: [UInt8], _ parameters: TTMLTimeParameters) -> TTMLTime? {
+        let fields = bytes.split(separator: UInt8(ascii: ":"), omittingEmptySubsequences: false)
+        guard fields.count == 3 || fields.count == 4 else { return nil }
+        guard let hours = integer(fields[0]), fields[1].count == 2, let minutes = integer(fields[1]), minutes < 60 else { return nil }
+        let seconds: TTMLTime
+        var frames: TTMLTime?
+        if fields.count == 3 {
+            guard let value = decimal(fields[2], integerDigits: 2) else { return nil }
+            seconds = value
+        } else {
+            guard fields[2].count == 2, let whole = integer(fields[2]) else { return nil }
+            seconds = TTMLTime(whole, 1) ?? .zero
+            frames = frameTime(fields[3], parameters)
+            if frames == nil { return nil }
+        }
+        let base = TTMLTime(hours * 3600 + minutes * 60, 1)
+        guard let total = base?.adding(seconds) else { return nil }
+        guard let frames else { return total }
+        return total.adding(frames)
+    }
+
+    /// `ff` or `ff.sub`: frames and sub-frames at the effective frame rate.
+    private static func frameTime(_ field: ArraySlice<UInt8>, _ parameters: TTMLTimeParameters) -> TTMLTime? {
+        let parts = field.split(separator: UInt8(ascii: "."), omittingEmptySubsequences: false)
+        guard parts.count == 1 || parts.count == 2, let frames = integer(parts[0]) else { return nil }
+        let rate = parameters.frameRate
+        // frames / (rateNumerator / rateDenominator) seconds.
+        guard var time = TTMLTime(frames, 1)?.scaled(by: rate.denominator, dividedBy: rate.numerator) else { return nil }
+        if parts.count == 2 {
+            guard let subFrames = integer(parts[1]),
+                  let subTime = TTMLTime(subFrames, 1)?.scaled(by: rate.denominator, dividedBy: rate.numerator),
+                  let scaled = subTime.scaled(by: 1, dividedBy: parameters.subFrameRate),
+                  let sum = time.adding(scaled) else { return nil }
+            time = sum
+        }
+        return time
+    }
+
+    private static func offsetTime(_ bytes: [UInt8], _ parameters: TTMLTimeParameters) -> TTMLTime? {
+        guard let numberEnd = bytes.firstIndex(where: { !((0x30...0x39).contains($0) || $0 == UInt8(ascii: ".")) }) else {
+            return nil
+        }
+        let metric = String(decoding: bytes[numberEnd...], as: UTF8.self)
+        guard let count = decimal(bytes[..<numberEnd], integerDigits: nil) else { return nil }
+        switch metric {
+        case "h": return count.scaled(by: 3600, dividedBy: 1)
+        case "m": return count.scaled(by: 60, dividedBy: 1)
+        case "s": return count
+        case "ms": return count.scaled(by: 1, dividedBy: 1000)
+        case "f": return count.scaled(by: parameters.frameRate.denominator, dividedBy: parameters.frameRate.numerator)
+        case "t": return count.scaled(by: parameters.tickRate.denominator, dividedBy: parameters.tickRate.numerator)
+        default: return nil
+        }
+    }
+
+    /// `digits` or `digits.digits`; `integerDigits` fixes how many digits come before the dot.
+    private static func decimal(_ bytes: ArraySlice<UInt8>, integerDigits: Int?) -> TTMLTime? {
+        let parts = bytes.split(separator: UInt8(ascii: "."), omittingEmptySubsequences: false)
+        guard parts.count == 1 || parts.count == 2, let whole = integer(parts[0]) else { return nil }
+        if let integerDigits, parts[0].count != integerDigits { return nil }
+        guard parts.count == 2 else { return TTMLTime(whole, 1) }
+        let kept = parts[1].prefix(9)
+        guard !parts[1].isEmpty, parts[1].allSatisfy({ (0x30...0x39).contains($0) }), let fraction = integer(kept) else { return nil }
+        var scale: Int128 = 1
+        for _ in 0..<kept.count { scale *= 10 }
+        return TTMLTime(whole * scale + fraction, scale)
+    }
+
+    /// One to eighteen ASCII digits.
+    private static func integer(_ bytes: ArraySlice<UInt8>) -> Int128? {
+        guard !bytes.isEmpty, bytes.count <= 18 else { return nil }
+        var value: Int128 = 0
+        for byte in bytes {
+            guard (0x30...0x39).contains(byte) else { return nil }
+            value = value * 10 + Int128(byte - 0x30)
+        }
+        return value
+    }
+}
