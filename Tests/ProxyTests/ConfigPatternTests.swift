@@ -103,12 +103,15 @@ import Testing
         ("subs/es.srt#frag", .srt),
         ("movie.mp4", .mp4),
         ("movie.m4v", .mp4),
+        ("https://h/a/en.ttml?sig=1", .ttml),
+        ("netflix.DFXP", .ttml),
+        ("subs/de.xml", .ttml),
     ])
     func sourceFormatsAreToldByExtension(source: String, format: TrackConfig.SourceFormat) {
         #expect(TrackConfig.SourceFormat(inferringFrom: source) == format)
     }
 
-    @Test(arguments: ["subtitles", "https://h/subs?format=vtt", "a.vtt/next", "x.ttml"])
+    @Test(arguments: ["subtitles", "https://h/subs?format=vtt", "a.vtt/next", "x.ttml/next", "x.sami"])
     func unknownExtensionsTellNoFormat(source: String) {
         #expect(TrackConfig.SourceFormat(inferringFrom: source) == nil)
     }

@@ -50,7 +50,7 @@ extension ConfigReader {
         if let source, format == nil, members["format"] == nil || members["format"] == .null,
             TrackConfig.SourceFormat(inferringFrom: source) == nil
         {
-            report(path.key("format"), "is required: the extension of \(Self.quoted(source)) does not tell webvtt, srt or mp4")
+            report(path.key("format"), "is required: the extension of \(Self.quoted(source)) does not tell webvtt, srt, mp4 or ttml")
         }
         let offset = number(members["offset"], at: path.key("offset")) ?? 0
         let mode: TrackConfig.SubtitleMode = choice(members["mode"], at: path.key("mode")) ?? .segmented

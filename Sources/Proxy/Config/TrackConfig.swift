@@ -41,10 +41,13 @@ public struct TrackConfig: Sendable, Hashable {
         case webvtt
         /// SubRip text, converted to WebVTT.
         case srt
-        /// An MP4 whose tx3g/mov_text track is extracted to WebVTT.
+        /// An MP4 whose text track (tx3g/mov_text, or WebVTT in MP4: `wvtt`) is extracted to WebVTT.
         case mp4
+        /// TTML (the IMSC1 text profile, or older DFXP), converted to WebVTT.
+        case ttml
 
-        /// The format a source's extension implies (`.vtt`, `.webvtt`, `.srt`, `.mp4`, `.m4v`, `.mov`),
+        /// The format a source's extension implies (`.vtt`, `.webvtt`, `.srt`, `.mp4`, `.m4v`, `.mov`,
+        /// `.ttml`, `.dfxp`, `.xml`),
         /// ignoring any query or fragment; nil when the extension says nothing.
         public init?(inferringFrom source: String) {
             let path = source.split(whereSeparator: { $0 == "?" || $0 == "#" }).first ?? ""
@@ -53,6 +56,7 @@ public struct TrackConfig: Sendable, Hashable {
             case "vtt", "webvtt": self = .webvtt
             case "srt": self = .srt
             case "mp4", "m4v", "mov": self = .mp4
+            case "ttml", "dfxp", "xml": self = .ttml
             default: return nil
             }
         }

@@ -14,7 +14,7 @@ struct SubtitleCueLoader: Sendable {
     let logger: ProxyLogger
     let metrics: ProxyMetrics
 
-    /// The track's cues as WebVTT: fetched, converted (SRT, MP4 text), shifted by the track offset, and
+    /// The track's cues as WebVTT: fetched, converted (SRT, TTML, MP4 text), shifted by the track offset, and
     /// mapped to the video's timeline with X-TIMESTAMP-MAP. A missing, empty or broken source becomes a
     /// valid empty track with a warning: a broken subtitle never breaks playback (SPEC). That fallback is
     /// cached for `cache.fallback_ttl_seconds` only, so a source that comes back is served again soon; so
@@ -126,6 +126,7 @@ struct SubtitleCueLoader: Sendable {
             switch format {
             case .webvtt: return try WebVTTDocument.parse(fetched.body, maxCues: readCues)
             case .srt: return try SRTConverter.webVTT(from: fetched.body, maxCues: readCues)
+            case .ttml: return try TTMLConverter.webVTT(from: fetched.body, maxCues: readCues)
             case .mp4:
                 let tracks = try MP4TextTrackReader.read(fetched.body)
                 guard let chosen = LanguageMatch.best(tracks, language: track.track.language) else {
@@ -156,10 +157,12 @@ struct SubtitleCueLoader: Sendable {
         case "vtt", "webvtt": return .webvtt
         case "srt": return .srt
         case "mp4", "m4v", "mov", "m4s", "3gp": return .mp4
+        case "ttml", "dfxp", "xml": return .ttml
         default:
             let start = body.starts(with: [0xEF, 0xBB, 0xBF]) ? Array(body.dropFirst(3).prefix(6)) : Array(body.prefix(6))
             if start == Array("WEBVTT".utf8) { return .webvtt }
             if body.count >= 8, Array(body[4..<8]) == Array("ftyp".utf8) { return .mp4 }
+            if TTMLConverter.looksLikeTTML(body) { return .ttml }
             return .srt
         }
     }
