@@ -18,50 +18,18 @@ enum ProxyRoute: String, CaseIterable, Sendable {
     case subtitle
     case subtitlePlaylist = "subtitle-playlist"
 
-    /// The position in `allCases`, which is also the order metrics are written in (by name).
-    var index: Int {
-        switch self {
-        case .cache: 0
-        case .error: 1
-        case .file: 2
-        case .health: 3
-        case .master: 4
-        case .metrics: 5
-        case .passthrough: 6
-        case .playlist: 7
-        case .preflight: 8
-        case .proxy: 9
-        case .ready: 10
-        case .redirect: 11
-        case .rejected: 12
-        case .subtitle: 13
-        case .subtitlePlaylist: 14
-        }
-    }
+    /// The position in `allCases`, which is also the order metrics are written in (by name): found
+    /// there rather than numbered by hand, so a new case cannot get a position another holds.
+    var index: Int { Self.allCases.firstIndex(of: self) ?? 0 }
 
     /// Routes whose bodies the proxy makes (rewritten masters, subtitle playlists and files): they carry
     /// its strong ETag and are answered 304 on a matching If-None-Match.
     var isSynthesized: Bool { self == .master || self == .subtitlePlaylist || self == .subtitle }
 
-    /// The name as a JSON string, `"redirect"`, for access lines: made at compile time, so the line
-    /// copies it without scanning it for escapes.
-    var quotedName: StaticString {
-        switch self {
-        case .cache: #""cache""#
-        case .error: #""error""#
-        case .file: #""file""#
-        case .health: #""health""#
-        case .master: #""master""#
-        case .metrics: #""metrics""#
-        case .passthrough: #""passthrough""#
-        case .playlist: #""playlist""#
-        case .preflight: #""preflight""#
-        case .proxy: #""proxy""#
-        case .ready: #""ready""#
-        case .redirect: #""redirect""#
-        case .rejected: #""rejected""#
-        case .subtitle: #""subtitle""#
-        case .subtitlePlaylist: #""subtitle-playlist""#
-        }
-    }
+    /// The name as a JSON string, `"redirect"`, for access lines: made once from `rawValue`, so the
+    /// line copies it without scanning it for escapes.
+    var quotedName: [UInt8] { Self.quotedNames[index] }
+
+    /// `quotedName` of every case, by `index`. Route names need no JSON escapes.
+    private static let quotedNames: [[UInt8]] = allCases.map { Array("\"\($0.rawValue)\"".utf8) }
 }

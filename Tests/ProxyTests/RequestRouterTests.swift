@@ -111,7 +111,7 @@ import Testing
 
     @Test func routeNamesQuotedForAccessLinesAreTheirNamesInQuotes() {
         for route in ProxyRoute.allCases {
-            #expect(route.quotedName.description == "\"\(route.rawValue)\"")
+            #expect(String(decoding: route.quotedName, as: UTF8.self) == "\"\(route.rawValue)\"")
         }
     }
 }
