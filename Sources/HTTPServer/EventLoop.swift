@@ -55,10 +55,12 @@ final class EventLoop: @unchecked Sendable {
     var spareFD: Int32 = -1
     var acceptPaused = false
     private let onStopped: @Sendable () -> Void
+    /// Called on the loop thread, before `onStopped`, when a failure ends the loop.
+    private let onFailed: @Sendable (HTTPServerError) -> Void
 
     init(configuration: HTTPServerConfiguration, listener: Socket, tally: ConnectionTally, handler: @escaping HTTPHandler,
          immediateHandler: HTTPImmediateHandler?, rejectionHandler: HTTPRejectionHandler? = nil,
-         onStopped: @escaping @Sendable () -> Void) throws {
+         onStopped: @escaping @Sendable () -> Void, onFailed: @escaping @Sendable (HTTPServerError) -> Void = { _ in }) throws {
         self.configuration = configuration
         self.tally = tally
         self.limits = RequestLimits(configuration)
@@ -68,6 +70,7 @@ final class EventLoop: @unchecked Sendable {
         self.rejectionHandler = rejectionHandler
         self.listener = listener
         self.onStopped = onStopped
+        self.onFailed = onFailed
         timerDurations = [configuration.headerTimeout.clampedMilliseconds, configuration.idleTimeout.clampedMilliseconds,
                           configuration.writeTimeout.clampedMilliseconds, EventLoop.lingerMilliseconds]
         mailbox = try LoopMailbox()
@@ -121,6 +124,7 @@ final class EventLoop: @unchecked Sendable {
     /// The loop: wait, dispatch events, expire timers; until a requested stop completes.
     private func run() {
         var events = [epoll_event](repeating: epoll_event(), count: 256)
+        var failure: HTTPServerError?
         now = EventLoop.monotonicMilliseconds()
         while true {
             let timeout = nextTimeout()
@@ -128,8 +132,13 @@ final class EventLoop: @unchecked Sendable {
                 epoll_wait(epollFD, buffer.baseAddress, Int32(buffer.count), timeout)
             }
             if count < 0 {
-                if errno == EINTR { continue }
-                // Only EBADF/EFAULT/EINVAL remain: the loop cannot go on. Close everything and report stopped.
+                let code = errno
+                if code == EINTR { continue }
+                // Only EBADF, EFAULT and EINVAL remain: the loop cannot go on. It says so, closes every
+                // connection and reports the failure, so the server ends rather than hanging silently.
+                let error = HTTPServerError.system("epoll_wait", errno: code)
+                configuration.log.log(.error, "epoll_wait failed: \(error.message) (\(HTTPServerError.errnoName(code))); the event loop stops")
+                failure = error
                 break
             }
             now = EventLoop.monotonicMilliseconds()
@@ -142,7 +151,7 @@ final class EventLoop: @unchecked Sendable {
             if acceptPaused { acceptConnections() }
             if let deadline = stopDeadline, totalCount == 0 || now >= deadline { break }
         }
-        shutDown()
+        shutDown(failure: failure)
     }
 
     private func dispatch(_ flags: UInt32, token: UInt64) {
@@ -219,9 +228,10 @@ final class EventLoop: @unchecked Sendable {
         }
     }
 
-    private func shutDown() {
+    private func shutDown(failure: HTTPServerError?) {
         for case let connection? in connections { close(connection) }
         release()
+        if let failure { onFailed(failure) }
         onStopped()
     }
 

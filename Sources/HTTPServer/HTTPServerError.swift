@@ -22,6 +22,22 @@ public struct HTTPServerError: Error, CustomStringConvertible, Sendable {
     /// A streamed body's client went away before the body was sent.
     static let clientGone = HTTPServerError(operation: "write body", message: "client closed the connection")
 
+    /// The symbolic name of an errno value (`EBADF`) for log lines, or `errno N` for one not listed.
+    static func errnoName(_ code: Int32) -> String {
+        switch code {
+        case EBADF: return "EBADF"
+        case EFAULT: return "EFAULT"
+        case EINVAL: return "EINVAL"
+        case EINTR: return "EINTR"
+        case ENOMEM: return "ENOMEM"
+        case EMFILE: return "EMFILE"
+        case ENFILE: return "ENFILE"
+        case EPERM: return "EPERM"
+        case EAGAIN: return "EAGAIN"
+        default: return "errno \(code)"
+        }
+    }
+
     /// A failed system call, named with its context, with the errno's text.
     static func system(_ operation: String, errno code: Int32) -> HTTPServerError {
         let text = strerror(code).map { String(cString: $0) } ?? "errno \(code)"
