@@ -67,7 +67,7 @@ public final class ProxyHandler: Sendable {
         self.cors = cors
         self.routeFields = ProxyRoute.allCases.map { route in
             var fields = HTTPHeaders()
-            fields.add("X-HLS-Proxy-Route", route.rawValue)
+            fields.add("X-HLS-Proxy-Route", route.name)
             fields.append(contentsOf: cors.fixedFields)
             if route == .redirect { fields.add("Cache-Control", "no-store") }
             return fields
