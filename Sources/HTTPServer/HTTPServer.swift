@@ -23,7 +23,9 @@ public final class HTTPServer: Sendable {
         var loopsRunning = 0
         var port = 0
         var address = ""
-        var waiters: [CheckedContinuation<Void, Never>] = []
+        /// What ended the first loop that failed, if one did.
+        var failure: HTTPServerError?
+        var waiters: [CheckedContinuation<HTTPServerError?, Never>] = []
     }
 
     private let configuration: HTTPServerConfiguration
@@ -77,10 +79,10 @@ public final class HTTPServer: Sendable {
                     do {
                         loops.append(try EventLoop(
                             configuration: configuration, listener: listener, tally: tally, handler: handler,
-                            immediateHandler: immediateHandler, rejectionHandler: rejectionHandler
-                        ) { [self] in
-                            loopDidStop()
-                        })
+                            immediateHandler: immediateHandler, rejectionHandler: rejectionHandler,
+                            onStopped: { [self] in loopDidStop() },
+                            onFailed: { [self] failure in loopDidFail(failure) }
+                        ))
                     } catch {
                         listener.close()
                         throw error
@@ -135,35 +137,55 @@ public final class HTTPServer: Sendable {
         await waitUntilStopped()
     }
 
-    /// Returns once every loop has ended (at once if the server never started or has stopped).
-    public func waitUntilStopped() async {
-        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            let finished = state.withLock { state in
+    /// Returns once every loop has ended (at once if the server never started or has stopped): nil
+    /// after a requested stop, or the failure that stopped a loop (`epoll_wait` failing), which the
+    /// embedding program should treat as fatal.
+    @discardableResult
+    public func waitUntilStopped() async -> HTTPServerError? {
+        await withCheckedContinuation { (continuation: CheckedContinuation<HTTPServerError?, Never>) in
+            let finished: HTTPServerError?? = state.withLock { state in
                 switch state.phase {
                 case .idle, .stopped:
-                    return true
+                    return .some(state.failure)
                 case .running, .stopping:
                     state.waiters.append(continuation)
-                    return false
+                    return nil
                 }
             }
-            if finished { continuation.resume() }
+            if let finished { continuation.resume(returning: finished) }
         }
+    }
+
+    /// The loops of a running server (for tests that reach into one).
+    var eventLoops: [EventLoop] { state.withLock { $0.loops } }
+
+    /// A loop could not go on: the server records why and stops its other loops at once, so that
+    /// `waitUntilStopped()` returns the failure instead of the server running on short of a loop.
+    private func loopDidFail(_ failure: HTTPServerError) {
+        let others: [EventLoop] = state.withLock { state in
+            guard state.phase == .running || state.phase == .stopping else { return [] }
+            state.failure = state.failure ?? failure
+            guard state.phase == .running else { return [] }
+            state.phase = .stopping
+            return state.loops
+        }
+        // The failed loop's mailbox is closed by now, and a closed mailbox ignores the request.
+        for loop in others { loop.mailbox.requestStop(graceMilliseconds: 0) }
     }
 
     /// One loop ended; the server has stopped when the last one has.
     private func loopDidStop() {
-        let waiters: [CheckedContinuation<Void, Never>] = state.withLock { state in
+        let (waiters, failure) = state.withLock { state -> ([CheckedContinuation<HTTPServerError?, Never>], HTTPServerError?) in
             // A loop stopped because a sibling failed to start belongs to no running server.
-            guard state.phase == .running || state.phase == .stopping else { return [] }
+            guard state.phase == .running || state.phase == .stopping else { return ([], nil) }
             state.loopsRunning -= 1
-            guard state.loopsRunning <= 0 else { return [] }
+            guard state.loopsRunning <= 0 else { return ([], nil) }
             state.phase = .stopped
             state.loops = []
             let waiters = state.waiters
             state.waiters = []
-            return waiters
+            return (waiters, state.failure)
         }
-        for waiter in waiters { waiter.resume() }
+        for waiter in waiters { waiter.resume(returning: failure) }
     }
 }

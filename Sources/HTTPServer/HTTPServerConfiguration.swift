@@ -27,6 +27,8 @@ public struct HTTPServerConfiguration: Sendable {
     /// address (SO_REUSEPORT: the kernel spreads new connections over them). A connection stays on the
     /// loop that accepted it. `maxConnections` counts across all of them.
     public var eventLoops = 1
+    /// Where the server reports failures outside any one request (an event loop that stops).
+    public var log = HTTPServerLog.discard
 
     /// The defaults.
     public init() {}
@@ -44,7 +46,8 @@ public struct HTTPServerConfiguration: Sendable {
         writeTimeout: Duration = .seconds(30),
         maxConnections: Int = 10_000,
         serverName: String = "hls-subtitle-proxy",
-        eventLoops: Int = 1
+        eventLoops: Int = 1,
+        log: HTTPServerLog = .discard
     ) {
         self.host = host
         self.port = port
@@ -58,6 +61,7 @@ public struct HTTPServerConfiguration: Sendable {
         self.maxConnections = maxConnections
         self.serverName = serverName
         self.eventLoops = eventLoops
+        self.log = log
     }
 }
 

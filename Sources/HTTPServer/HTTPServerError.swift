@@ -22,6 +22,9 @@ public struct HTTPServerError: Error, CustomStringConvertible, Sendable {
     /// A streamed body's client went away before the body was sent.
     static let clientGone = HTTPServerError(operation: "write body", message: "client closed the connection")
 
+    /// The symbolic name of an errno value (`EBADF`) for log lines, or `errno N` for one not listed.
+    static func errnoName(_ code: Int32) -> String { SystemCall.name(errno: code) }
+
     /// A failed system call, named with its context, with the errno's text.
     static func system(_ operation: String, errno code: Int32) -> HTTPServerError {
         let text = SystemCall.message(errno: code) ?? "errno \(code)"

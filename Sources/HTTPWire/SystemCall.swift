@@ -31,6 +31,22 @@ public enum SystemCall {
         strerror(code).map { String(cString: $0) }
     }
 
+    /// The symbolic name of an errno value (`EBADF`) for log lines, or `errno N` for one not listed.
+    package static func name(errno code: Int32) -> String {
+        switch code {
+        case EBADF: return "EBADF"
+        case EFAULT: return "EFAULT"
+        case EINVAL: return "EINVAL"
+        case EINTR: return "EINTR"
+        case ENOMEM: return "ENOMEM"
+        case EMFILE: return "EMFILE"
+        case ENFILE: return "ENFILE"
+        case EPERM: return "EPERM"
+        case EAGAIN: return "EAGAIN"
+        default: return "errno \(code)"
+        }
+    }
+
     /// `call: message (errno N)`.
     package static func describe(call: String, errno code: Int32) -> String {
         "\(call): \(message(errno: code) ?? "error") (errno \(code))"

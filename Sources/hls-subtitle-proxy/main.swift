@@ -148,5 +148,13 @@ case .serve:
     }
     waiter.name = "signals"
     waiter.start()
+    Task.detached {
+        // A server that stops without being asked to (an event loop failed) ends the process non-zero,
+        // rather than leaving it running with nothing listening.
+        guard let failure = await service.waitUntilStopped() else { return }
+        logger.log(.error, "the server stopped: \(failure)")
+        ProxyLogger.flushStandardStreams()
+        exit(1)
+    }
     dispatchMain()
 }

@@ -104,14 +104,14 @@ import Testing
 
     @Test func routeIndexesFollowTheNamesInSortedOrder() {
         // Metrics write their counters in `allCases` order, which must be sorted by name.
-        let names = ProxyRoute.allCases.map(\.rawValue)
+        let names = ProxyRoute.allCases.map(\.name)
         #expect(names == names.sorted())
         #expect(ProxyRoute.allCases.map(\.index) == Array(0..<ProxyRoute.allCases.count))
     }
 
     @Test func routeNamesQuotedForAccessLinesAreTheirNamesInQuotes() {
         for route in ProxyRoute.allCases {
-            #expect(route.quotedName.description == "\"\(route.rawValue)\"")
+            #expect(String(decoding: route.quotedName, as: UTF8.self) == "\"\(route.name)\"")
         }
     }
 }

@@ -87,7 +87,7 @@ public final class ProxyHandler: Sendable {
         self.cors = cors
         self.routeFields = ProxyRoute.allCases.map { route in
             var fields = HTTPHeaders()
-            fields.add(.hlsProxyRoute, route.rawValue)
+            fields.add(.hlsProxyRoute, route.name)
             fields.append(contentsOf: cors.fixedFields)
             if route == .redirect { fields.add(.cacheControl, "no-store") }
             return fields

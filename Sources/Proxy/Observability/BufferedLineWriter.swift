@@ -1,15 +1,19 @@
 import Foundation
+import Synchronization
 
 /// Log lines go to a memory buffer that a background thread writes out, so a request never waits on
 /// stdout: the HTTP loop thread may log, and a slow or stuck log reader must not stall serving.
 /// Lines are batched (one write per flush, like nginx's buffered access log); when the reader falls
 /// `capacity` bytes behind, new lines are dropped and counted rather than held without bound.
-final class BufferedLineWriter: @unchecked Sendable {
-    // @unchecked: `pending` and `dropped` are only touched with `condition` locked. The lock is also
-    // why the runtime's exclusivity checks on them are left out: they cost more than the append.
-    private let condition = NSCondition()
-    @exclusivity(unchecked) private var pending: [UInt8] = []
-    @exclusivity(unchecked) private var dropped = 0
+final class BufferedLineWriter: Sendable {
+    private struct Queue {
+        var pending: [UInt8] = []
+        var dropped = 0
+    }
+
+    private let queue = Mutex(Queue())
+    /// Signalled when `pending` crosses `flushThreshold`, so the writer thread flushes before its 50 ms.
+    private let wake = DispatchSemaphore(value: 0)
     private let handle: FileHandle
     private let capacity: Int
     private let flushThreshold = 64 * 1024
@@ -25,38 +29,38 @@ final class BufferedLineWriter: @unchecked Sendable {
 
     /// Queues one line (a newline is added).
     func write(_ line: String) {
-        if line.utf8.withContiguousStorageIfAvailable({ write(bytes: $0) }) == nil {
-            Array(line.utf8).withUnsafeBufferPointer { write(bytes: $0) }
-        }
+        write(bytes: Array(line.utf8))
     }
 
     /// Queues one line given as UTF-8 bytes (a newline is added).
-    func write(bytes line: UnsafeBufferPointer<UInt8>) {
-        condition.lock()
-        defer { condition.unlock() }
-        guard pending.count + line.count + 1 <= capacity else {
-            dropped += 1
-            return
+    func write(bytes line: [UInt8]) {
+        let crossed = queue.withLock { queue -> Bool in
+            let before = queue.pending.count
+            guard before + line.count + 1 <= capacity else {
+                queue.dropped += 1
+                return false
+            }
+            queue.pending.append(contentsOf: line)
+            queue.pending.append(UInt8(ascii: "\n"))
+            // Once per crossing: the writer thread swaps the buffer out and the count starts again.
+            return before < flushThreshold && queue.pending.count >= flushThreshold
         }
-        pending.append(contentsOf: line)
-        pending.append(UInt8(ascii: "\n"))
-        if pending.count >= flushThreshold { condition.signal() }
+        if crossed { wake.signal() }
     }
 
     /// Writes everything queued so far, on the calling thread; for shutdown.
     func flush() {
-        condition.lock()
-        let batch = pending
-        pending.removeAll(keepingCapacity: true)
-        condition.unlock()
+        let batch = queue.withLock { queue -> [UInt8] in
+            let batch = queue.pending
+            queue.pending.removeAll(keepingCapacity: true)
+            return batch
+        }
         emit(batch)
     }
 
     /// Lines dropped because the reader fell behind or went away.
     var droppedLines: Int {
-        condition.lock()
-        defer { condition.unlock() }
-        return dropped
+        queue.withLock { $0.dropped }
     }
 
     private func drainForever() {
@@ -65,13 +69,11 @@ final class BufferedLineWriter: @unchecked Sendable {
         // page fault per 4 kB on the loop thread as lines were appended, and a munmap.)
         var batch: [UInt8] = []
         while true {
-            condition.lock()
-            if pending.count < flushThreshold {
+            if queue.withLock({ $0.pending.count < flushThreshold }) {
                 // Flush at least every 50 ms so lines show up promptly when traffic is light.
-                _ = condition.wait(until: Date(timeIntervalSinceNow: 0.05))
+                _ = wake.wait(timeout: .now() + .milliseconds(50))
             }
-            swap(&batch, &pending)
-            condition.unlock()
+            queue.withLock { swap(&batch, &$0.pending) }
             emit(batch)
             batch.removeAll(keepingCapacity: true)
         }
@@ -84,9 +86,8 @@ final class BufferedLineWriter: @unchecked Sendable {
             // never take the proxy down.
             try handle.write(contentsOf: batch)
         } catch {
-            condition.lock()
-            dropped += batch.reduce(0) { $0 + ($1 == UInt8(ascii: "\n") ? 1 : 0) }
-            condition.unlock()
+            let lines = batch.reduce(0) { $0 + ($1 == UInt8(ascii: "\n") ? 1 : 0) }
+            queue.withLock { $0.dropped += lines }
         }
     }
 }

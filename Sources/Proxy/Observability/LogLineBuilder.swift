@@ -3,81 +3,33 @@ import HTTPWire
 
 /// Builds one JSON log line as UTF-8 bytes: text is copied into one buffer and numbers are written
 /// digit by digit, so an access line (written for every request) costs a few copies and goes out as
-/// bytes, rather than a String append per piece.
+/// bytes, rather than a String append per piece. The buffer (`GrowableByteBuffer`) grows before every
+/// piece it is short of room for, however long the line.
 struct LogLineBuilder: ~Copyable {
-    // Raw memory, grown by doubling: an access line takes about twenty appends, and an array's
-    // per-append uniqueness and capacity checks cost more than the copies themselves.
-    private var base: UnsafeMutablePointer<UInt8>
-    private var capacity: Int
-    /// Whether `base` was allocated here (and is freed here), rather than lent by the caller.
-    private var ownsMemory: Bool
-    /// Bytes written so far.
-    private(set) var count = 0
+    private var buffer: GrowableByteBuffer
 
+    /// An empty line with room for `capacity` bytes (an access line fits in the default).
     init(capacity: Int = 256) {
-        self.capacity = max(16, capacity)
-        base = UnsafeMutablePointer<UInt8>.allocate(capacity: self.capacity)
-        ownsMemory = true
+        buffer = GrowableByteBuffer(capacity: capacity)
     }
 
-    /// A builder that writes into the caller's `memory` (on the stack, say) and moves to memory of its
-    /// own only if the line outgrows it: an access line then costs no allocation at all.
-    init(startingIn memory: UnsafeMutableBufferPointer<UInt8>) {
-        if let start = memory.baseAddress, memory.count > 0 {
-            base = start
-            capacity = memory.count
-            ownsMemory = false
-        } else {
-            capacity = 16
-            base = UnsafeMutablePointer<UInt8>.allocate(capacity: capacity)
-            ownsMemory = true
-        }
-    }
+    /// Bytes written so far.
+    var count: Int { buffer.count }
 
-    deinit {
-        if ownsMemory { base.deallocate() }
-    }
-
-    /// The bytes written, valid for the call.
-    func withBytes<Result>(_ body: (UnsafeBufferPointer<UInt8>) -> Result) -> Result {
-        body(UnsafeBufferPointer(start: base, count: count))
-    }
+    /// The bytes written so far.
+    var bytes: [UInt8] { buffer.bytes }
 
     /// The line as text.
-    var text: String { withBytes { String(decoding: $0, as: UTF8.self) } }
-
-    /// Makes room for `extra` more bytes.
-    @inline(__always)
-    private mutating func reserve(_ extra: Int) {
-        let (needed, overflow) = count.addingReportingOverflow(extra)
-        guard needed > capacity, !overflow else { return }
-        grow(to: needed)
-    }
-
-    private mutating func grow(to needed: Int) {
-        var grown = capacity
-        while grown < needed { grown = grown > Int.max / 2 ? needed : grown * 2 }
-        let moved = UnsafeMutablePointer<UInt8>.allocate(capacity: grown)
-        moved.update(from: base, count: count)
-        if ownsMemory { base.deallocate() }
-        base = moved
-        capacity = grown
-        ownsMemory = true
-    }
+    var text: String { buffer.withBytes { String(decoding: $0, as: UTF8.self) } }
 
     @inline(__always)
-    private mutating func append(_ buffer: UnsafeBufferPointer<UInt8>) {
-        guard let source = buffer.baseAddress, !buffer.isEmpty else { return }
-        reserve(buffer.count)
-        (base + count).update(from: source, count: buffer.count)
-        count += buffer.count
+    private mutating func append(_ bytes: UnsafeBufferPointer<UInt8>) {
+        buffer.append(bytes)
     }
 
     @inline(__always)
     private mutating func append(byte: UInt8) {
-        reserve(1)
-        base[count] = byte
-        count += 1
+        buffer.append(byte)
     }
 
     @inline(__always)
@@ -88,9 +40,7 @@ struct LogLineBuilder: ~Copyable {
     /// Appends text as it is (the caller knows it needs no escaping). Labelled so a literal picks the
     /// StaticString overload rather than being made into a String.
     mutating func append(contentsOf text: String) {
-        if text.utf8.withContiguousStorageIfAvailable({ append($0) }) == nil {
-            for byte in text.utf8 { append(byte: byte) }
-        }
+        buffer.append(utf8: text)
     }
 
     /// Appends an integer in decimal.
@@ -126,7 +76,7 @@ struct LogLineBuilder: ~Copyable {
     /// Appends `.` and a fraction of 0 to 999 as exactly three digits.
     mutating func appendFraction(_ thousandths: Int) {
         let value = min(max(thousandths, 0), 999)
-        reserve(4)
+        buffer.reserve(4)
         append(byte: UInt8(ascii: "."))
         append(byte: UInt8(truncatingIfNeeded: value / 100) &+ 0x30)
         append(byte: UInt8(truncatingIfNeeded: value / 10 % 10) &+ 0x30)
@@ -137,7 +87,7 @@ struct LogLineBuilder: ~Copyable {
     mutating func appendQuoted(_ text: String) {
         let plain = text.utf8.withContiguousStorageIfAvailable { utf8 -> Bool in
             guard !Self.needsEscaping(utf8) else { return false }
-            reserve(utf8.count + 2)
+            buffer.reserve(utf8.count + 2)
             append(byte: UInt8(ascii: "\""))
             append(utf8)
             append(byte: UInt8(ascii: "\""))
@@ -175,11 +125,12 @@ struct LogLineBuilder: ~Copyable {
         ASCIIWord.contains(in: bytes, mightHold: { word in
             ASCIIWord.mayHoldControl(word) || ASCIIWord.mayHold(0x22, in: word) || ASCIIWord.mayHold(0x5C, in: word)
         }, where: needsEscape)
-    }}
+    }
+}
 
 extension LogLineBuilder {
     /// Appends bytes already known to be valid UTF-8 that needs no escaping.
     mutating func append(bytesOf other: [UInt8]) {
-        other.withUnsafeBufferPointer { append($0) }
+        buffer.append(other)
     }
 }

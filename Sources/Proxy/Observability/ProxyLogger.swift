@@ -35,9 +35,9 @@ public enum LogSeverity: Int, Sendable, Comparable {
 public struct ProxyLogger: Sendable {
     /// Diagnostics below this level are dropped.
     public var level: LogSeverity
-    /// Receives access lines (one JSON object each, no newline) as UTF-8 bytes, valid during the call:
-    /// they go to the output buffer as they are, without becoming a String first.
-    public var accessSink: @Sendable (UnsafeBufferPointer<UInt8>) -> Void
+    /// Receives access lines (one JSON object each, no newline) as UTF-8 bytes: they go to the output
+    /// buffer as they are, without becoming a String first.
+    public var accessSink: @Sendable ([UInt8]) -> Void
     /// Whether access lines are made at all (when off, no line is even built).
     public var accessEnabled = true
     /// Receives diagnostic lines (one JSON object each, no newline).
@@ -45,7 +45,7 @@ public struct ProxyLogger: Sendable {
 
     /// Makes a logger.
     public init(
-        level: LogSeverity, accessSink: @escaping @Sendable (UnsafeBufferPointer<UInt8>) -> Void,
+        level: LogSeverity, accessSink: @escaping @Sendable ([UInt8]) -> Void,
         diagnosticSink: @escaping @Sendable (String) -> Void
     ) {
         self.level = level
@@ -122,31 +122,29 @@ public struct ProxyLogger: Sendable {
         durationMilliseconds: Double, originMilliseconds: Double, client: String
     ) {
         guard accessEnabled else { return }
-        // On the stack: a line that outgrows it (a very long path) moves to the heap by itself.
-        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 512) { memory in
-            var line = LogLineBuilder(startingIn: memory)
-            line.append("{\"time\":\"")
-            Timestamp.append(to: &line)
-            line.append("\",\"method\":")
-            // Nearly every request is a GET: its quoted form is a literal.
-            if method == "GET" { line.append(#""GET""#) } else { line.appendQuoted(method) }
-            line.append(",\"path\":")
-            line.appendQuoted(path)
-            line.append(",\"route\":")
-            line.append(route.quotedName)
-            line.append(",\"status\":")
-            line.appendDecimal(status)
-            line.append(",\"bytes\":")
-            line.appendDecimal(bytes)
-            line.append(",\"duration_ms\":")
-            line.appendMilliseconds(durationMilliseconds)
-            line.append(",\"origin_ms\":")
-            line.appendMilliseconds(originMilliseconds)
-            line.append(",\"client\":")
-            line.appendQuoted(client)
-            line.append("}")
-            line.withBytes(accessSink)
-        }
+        // Room for a usual line: one allocation; a very long path grows it.
+        var line = LogLineBuilder(capacity: 512)
+        line.append("{\"time\":\"")
+        Timestamp.append(to: &line)
+        line.append("\",\"method\":")
+        // Nearly every request is a GET: its quoted form is a literal.
+        if method == "GET" { line.append(#""GET""#) } else { line.appendQuoted(method) }
+        line.append(",\"path\":")
+        line.appendQuoted(path)
+        line.append(",\"route\":")
+        line.append(bytesOf: route.quotedName)
+        line.append(",\"status\":")
+        line.appendDecimal(status)
+        line.append(",\"bytes\":")
+        line.appendDecimal(bytes)
+        line.append(",\"duration_ms\":")
+        line.appendMilliseconds(durationMilliseconds)
+        line.append(",\"origin_ms\":")
+        line.appendMilliseconds(originMilliseconds)
+        line.append(",\"client\":")
+        line.appendQuoted(client)
+        line.append("}")
+        accessSink(line.bytes)
     }
 }
 

@@ -103,7 +103,7 @@ public final class ProxyMetrics: Sendable {
             for statusClass in 0..<6 {
                 let value = requests[route.index * 6 + statusClass].value.load(ordering: .relaxed)
                 guard value > 0 else { continue }
-                out += "hls_proxy_requests_total{route=\"\(route.rawValue)\",status=\"\(statusClass)xx\"} \(value)\n"
+                out += "hls_proxy_requests_total{route=\"\(route.name)\",status=\"\(statusClass)xx\"} \(value)\n"
             }
         }
         out += "# HELP hls_proxy_origin_fetch_duration_seconds Origin fetch latency, by kind.\n"

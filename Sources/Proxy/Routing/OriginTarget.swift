@@ -1,4 +1,5 @@
 import HTTPServer
+import HTTPWire
 
 /// Where a mount-form or embedded-form request goes: the origin URL and how to treat it. A value: every
 /// segment request makes one, and a class cost an allocation and a free per request for fields that are
@@ -53,58 +54,37 @@ enum OriginLocation: Sendable {
         switch self {
         case .whole(let url):
             return url
-        case .joined:
-            // Written into one new string: appending piece by piece grows and re-checks it at each step.
-            return String(unsafeUninitializedCapacity: byteCount) { write(into: $0) }
+        case .joined(let base, let rest, let query):
+            var url = String()
+            url.reserveCapacity(base.utf8.count + 1 + rest.utf8.count + (query.map { $0.utf8.count + 1 } ?? 0))
+            url += base
+            url += "/"
+            url += rest
+            if let query {
+                url += "?"
+                url += query
+            }
+            return url
         }
     }
 
-    /// Calls `body` with the URL's UTF-8 bytes; a joined URL is written into temporary memory (on the
-    /// stack when it is small), so no string is made.
+    /// Calls `body` with the URL's UTF-8 bytes; a joined URL is written into one buffer, so no string
+    /// is made.
     func withBytes<R>(_ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
         switch self {
         case .whole(var url):
             return url.withUTF8(body)
-        case .joined:
-            return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: byteCount) { buffer in
-                let written = write(into: buffer)
-                return body(UnsafeBufferPointer(rebasing: buffer[..<written]))
-            }
-        }
-    }
-
-    private var byteCount: Int {
-        switch self {
-        case .whole(let url):
-            return url.utf8.count
         case .joined(let base, let rest, let query):
-            return base.utf8.count + 1 + rest.utf8.count + (query.map { $0.utf8.count + 1 } ?? 0)
-        }
-    }
-
-    /// Writes the URL at the start of `buffer`, which holds at least `byteCount` bytes; returns how many
-    /// bytes it wrote.
-    private func write(into buffer: UnsafeMutableBufferPointer<UInt8>) -> Int {
-        var written = 0
-        func put<Text: StringProtocol>(_ text: Text) {
-            let room = UnsafeMutableBufferPointer(rebasing: buffer[written...])
-            let copied = text.utf8.withContiguousStorageIfAvailable { UnsafeMutableRawBufferPointer(room).copyMemory(from: UnsafeRawBufferPointer($0)) } != nil
-                ? text.utf8.count : room.initialize(from: text.utf8).1
-            written += copied
-        }
-        switch self {
-        case .whole(let url):
-            put(url)
-        case .joined(let base, let rest, let query):
-            put(base)
-            put("/")
-            put(rest)
+            var url = GrowableByteBuffer(capacity: base.utf8.count + 1 + rest.utf8.count + (query.map { $0.utf8.count + 1 } ?? 0))
+            url.append(utf8: base)
+            url.append("/")
+            url.append(utf8: rest)
             if let query {
-                put("?")
-                put(query)
+                url.append("?")
+                url.append(utf8: query)
             }
+            return url.withBytes(body)
         }
-        return written
     }
 }
 

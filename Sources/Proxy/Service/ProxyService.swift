@@ -52,6 +52,13 @@ public final class ProxyService: Sendable {
         serverConfiguration.headerTimeout = ConfigSeconds.duration(config.timeouts.header)
         serverConfiguration.idleTimeout = ConfigSeconds.duration(config.timeouts.idle)
         serverConfiguration.maxConnections = config.limits.maxConnections
+        serverConfiguration.log = HTTPServerLog { severity, message in
+            switch severity {
+            case .info: logger.log(.info, message)
+            case .warning: logger.log(.warn, message)
+            case .error: logger.log(.error, message)
+            }
+        }
         // Health, redirects, errors and cached masters are answered on the loop thread with no task hop.
         // Each request reads the slot once and runs to its end on the handler it got.
         let server = HTTPServer(
@@ -80,8 +87,10 @@ public final class ProxyService: Sendable {
         await server.stop(gracePeriod: ConfigSeconds.duration(config.timeouts.shutdownGrace))
     }
 
-    /// Returns when the server has stopped.
-    public func waitUntilStopped() async {
+    /// Returns when the server has stopped: nil after `stop()`, or the failure that stopped it
+    /// (an event loop that could not go on), after which the process should exit non-zero.
+    @discardableResult
+    public func waitUntilStopped() async -> HTTPServerError? {
         await server.waitUntilStopped()
     }
 
