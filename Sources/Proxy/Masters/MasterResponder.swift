@@ -14,9 +14,19 @@ struct MasterResponder: Sendable {
     /// `Cache-Control` of rewritten masters, made once.
     let cacheControl: String
 
+    /// Media playlists wrapped in a master, for sets with `wrap_media_playlists`.
+    var wrapper: MediaPlaylistWrapper { MediaPlaylistWrapper(config: config, router: router, fetcher: fetcher, logger: logger) }
+
     /// A path a subtitle set claims: fetch it, and if it really is a master, add the set's tracks.
     /// A media playlist or any other body is passed on unchanged (SPEC "Classification").
     func serve(_ target: OriginTarget, set: SubtitleSet, request: HTTPRequest) async throws -> RouteResponse {
+        // The variant of a wrapped master: the media playlist itself, never wrapped again.
+        if let query = try WrapMarker.strip(splitTarget(target.proxyTarget).query) {
+            guard case .origin(let media) = try router.route(rawPath: splitTarget(target.proxyTarget).path, query: query) else {
+                throw ProxyError.notFound("the wrapped variant names no origin")
+            }
+            return try await wrapper.serveMedia(media, cacheControl: cacheControl, request: request)
+        }
         if let cached = cachedMaster(target, set: set, request: request) { return cached }
         let key = rewrittenKey(target, set: set, request: request)
         let (fetched, originMilliseconds) = try await fetcher.cachedPlaylist(target.url, kind: "master", for: target, request: request)
@@ -33,7 +43,14 @@ struct MasterResponder: Sendable {
             var headers = HTTPHeaders()
             headers[.contentType] = fetched.contentType ?? MediaType.forPath(target.proxyPath)
             headers[.cacheControl] = cacheControl
-            let route: ProxyRoute = (try? Playlist.parse(fetched.body)) == nil ? .passthrough : .playlist
+            let playlist = try? Playlist.parse(fetched.body)
+            if set.wrapMediaPlaylists, let playlist, let media = try? MediaPlaylist.parse(fetched.body) {
+                let wrapped = TaggedBody(try await wrapper.wrap(playlist, media: media, fetchedFrom: fetched.finalURL, target: target, set: set, request: request))
+                logger.debug("classified body", [("path", target.proxyPath), ("set", set.name), ("body", "media playlist"), ("action", "wrapped in a master")])
+                self.rewritten.store(wrapped, for: key, cost: wrapped.bytes.count + 128, ttl: ConfigSeconds.duration(config.cache.masterTTL))
+                return RouteResponse(route: .master, response: .makePlaylist(wrapped, cacheControl: cacheControl), originMilliseconds: originMilliseconds)
+            }
+            let route: ProxyRoute = playlist == nil ? .passthrough : .playlist
             logger.debug("classified body", [
                 ("path", target.proxyPath), ("set", set.name),
                 ("body", route == .playlist ? "media playlist" : "not a playlist"), ("action", "passed through"),
