@@ -108,7 +108,8 @@ enum WrapMarker {
         let (path, query) = splitTarget(target)
         let last = path.split(separator: "/", omittingEmptySubsequences: false).last.map(String.init) ?? ""
         let marker = "\(name)=\(value)"
-        let uri = (last.isEmpty ? "./" : last) + "?" + (query.map { $0.isEmpty ? marker : $0 + "&" + marker } ?? marker)
-        return uri
+        // RFC 3986 §4.2: a first segment with a ":" would read as a scheme, so it goes behind "./".
+        let reference = last.isEmpty || last.contains(":") ? "./" + last : last
+        return reference + "?" + (query.map { $0.isEmpty ? marker : $0 + "&" + marker } ?? marker)
     }
 }
