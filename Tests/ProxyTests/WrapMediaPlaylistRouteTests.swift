@@ -184,6 +184,18 @@ import Testing
         }
     }
 
+    @Test func aMediaPlaylistWithAnUnreadableDurationPassesUnchangedWithTheReasonLogged() async throws {
+        try await withProxy(Self.config) { proxy in
+            let body = "#EXTM3U\n#EXT-X-TARGETDURATION:4\n#EXTINF:four,\nseg000.ts\n#EXT-X-ENDLIST\n"
+            proxy.origin.setFault("/wrap/broken.m3u8", Self.playlist(body))
+            let response = try await proxy.get("/origin/wrap/broken.m3u8")
+            #expect(response.status == 200)
+            #expect(response.header("X-HLS-Proxy-Route") == "playlist")
+            #expect(response.text == body)
+            #expect(proxy.logLines.contains { $0.contains(#""action":"passed through""#) && $0.contains("not wrapped: ") })
+        }
+    }
+
     @Test func theSubtitlePlaylistFollowsTheWrappedPlaylistsSegmentsWithItsTimestampMap() async throws {
         try await withProxy(Self.config) { proxy in
             proxy.origin.setFault("/wrap/uneven.m3u8", Self.playlist("""

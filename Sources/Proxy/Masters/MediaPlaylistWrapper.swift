@@ -59,6 +59,17 @@ struct MediaPlaylistWrapper: Sendable {
         }
     }
 
+    /// For a request carrying the marker, the target without it (the media playlist a wrapped master
+    /// points at); nil for any other request. A malformed marker is a 400.
+    func variantTarget(of target: OriginTarget) throws(ProxyError) -> OriginTarget? {
+        let (path, query) = splitTarget(target.proxyTarget)
+        guard let kept = try WrapMarker.strip(query) else { return nil }
+        guard case .origin(let media) = try router.route(rawPath: path, query: kept) else {
+            throw .notFound("the wrapped variant names no origin")
+        }
+        return media
+    }
+
     /// The request with the marker: the media playlist itself, fetched without the marker, its URIs
     /// re-based after a redirect and its absolute origin URIs pointed at the proxy, as other playlists.
     func serveMedia(_ target: OriginTarget, cacheControl: String, request: HTTPRequest) async throws -> RouteResponse {
