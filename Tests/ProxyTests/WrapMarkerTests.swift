@@ -32,4 +32,21 @@ import Testing
             #expect(error.status.code == 400)
         }
     }
+
+    @Test func aWrappingSetWithAWildcardPatternIsWarnedAboutAtStartUp() throws {
+        let json = """
+            {
+              "mounts": { "m": { "origin": "/tmp" } },
+              "subtitles": [
+                { "name": "w", "masters": ["*.m3u8", "/m/one/index.m3u8"], "wrap_media_playlists": true,
+                  "tracks": [{ "id": "en", "name": "English", "language": "en", "source": "en.vtt" }] },
+                { "name": "plain", "masters": ["*.m3u8"], "tracks": [{ "id": "en", "name": "English", "language": "en", "source": "en.vtt" }] }
+              ]
+            }
+            """
+        let service = ProxyService(config: try ProxyConfig.decode(Array(json.utf8), environment: [:]), logger: .silent)
+        let warnings = service.startupWarnings.filter { $0.contains("wraps media playlists") }
+        #expect(warnings.count == 1)
+        #expect(warnings.first?.hasPrefix(#"subtitles "w" wraps media playlists on the pattern "*.m3u8""#) == true)
+    }
 }
