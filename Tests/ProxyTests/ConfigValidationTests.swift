@@ -209,6 +209,9 @@ import Testing
         (#"{"name": "s", "masters": [], "tracks": [{\#(track)}]}"#, "subtitles[0].masters: lists no patterns, so the set would never apply"),
         (#"{"name": "s", "masters": [""], "tracks": [{\#(track)}]}"#, "subtitles[0].masters: contains an empty pattern"),
         (#"{"name": "s", "group_id": "a\"b", "tracks": [{\#(track)}]}"#, #"subtitles[0].group_id: group_id "a\"b" must be non-empty and without '"'"#),
+        (#"{"name": "s", "wrap_media_playlists": "yes", "tracks": [{\#(track)}]}"#, #"subtitles[0].wrap_media_playlists: expected true or false, got "yes""#),
+        (#"{"name": "s", "wrap_bandwidth": 0, "tracks": [{\#(track)}]}"#, "subtitles[0].wrap_bandwidth: wrap_bandwidth 0 must be between 1 and 1000000000000 bits per second"),
+        (#"{"name": "s", "wrap_bandwidth": 1.5, "tracks": [{\#(track)}]}"#, "subtitles[0].wrap_bandwidth: expected an integer, got 1.5"),
     ])
     func subtitleSetProblemsNameTheirField(set: String, expected: String) {
         #expect(Self.problems(#"{"subtitles": [\#(set)]}"#) == [expected])

@@ -7,6 +7,8 @@ struct FetchedBody: Sendable {
     /// The URL after redirects: the base for the relative URIs inside the body.
     var finalURL: String
     var contentType: String?
+    /// The origin's Content-Length, which is all a HEAD answer says of the body.
+    var contentLength: Int? = nil
 }
 
 /// A body the proxy made, with its strong ETag computed once when it was made (`EntityTag.make`), so

@@ -20,7 +20,7 @@ extension ConfigReader {
     }
 
     private mutating func subtitleSet(_ value: ConfigValue?, at path: ConfigPath) -> SubtitleSet? {
-        guard let members = object(value, at: path, keys: ["name", "masters", "group_id", "tracks"]) else {
+        guard let members = object(value, at: path, keys: ["name", "masters", "group_id", "tracks", "wrap_media_playlists", "wrap_bandwidth"]) else {
             if value == .null { report(path, "expected an object, got null") }
             return nil
         }
@@ -45,8 +45,21 @@ extension ConfigReader {
             }
         }
         let tracks = trackConfigs(members["tracks"], at: path.key("tracks"))
+        let wrap = bool(members["wrap_media_playlists"], at: path.key("wrap_media_playlists")) ?? false
+        var wrapBandwidth = SubtitleSet.defaultWrapBandwidth
+        if let bits = integer(members["wrap_bandwidth"], at: path.key("wrap_bandwidth")) {
+            // RFC 8216 §4.3.4.2: BANDWIDTH is a decimal-integer, and a player divides by it; zero says nothing.
+            if bits < 1 || bits > 1_000_000_000_000 {
+                report(path.key("wrap_bandwidth"), "wrap_bandwidth \(bits) must be between 1 and 1000000000000 bits per second")
+            } else {
+                wrapBandwidth = Int(bits)
+            }
+        }
         guard let name else { return nil }
-        return SubtitleSet(name: name, masters: masters, groupID: groupID, tracks: tracks)
+        var set = SubtitleSet(name: name, masters: masters, groupID: groupID, tracks: tracks)
+        set.wrapMediaPlaylists = wrap
+        set.wrapBandwidth = wrapBandwidth
+        return set
     }
 
     private mutating func trackConfigs(_ value: ConfigValue?, at path: ConfigPath) -> [TrackConfig] {

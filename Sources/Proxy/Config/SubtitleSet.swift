@@ -8,6 +8,14 @@ public struct SubtitleSet: Sendable, Hashable {
     public var groupID: String
     /// The tracks, in the order they are written into the master.
     public var tracks: [TrackConfig]
+    /// Whether a matched path that answers with a media playlist gets a synthesized one-variant master
+    /// around it (`wrap_media_playlists`); off, it passes through unchanged.
+    public var wrapMediaPlaylists: Bool = false
+    /// BANDWIDTH of a wrapped variant when neither EXT-X-BITRATE nor segment sizes give one (`wrap_bandwidth`, bits/s).
+    public var wrapBandwidth: Int = SubtitleSet.defaultWrapBandwidth
+
+    /// What `wrap_bandwidth` is when omitted: 1 Mbit/s.
+    public static let defaultWrapBandwidth = 1_000_000
 
     /// What `masters` is when omitted: HLS masters by extension, and Azure Media Services' dynamic manifests.
     public static let defaultMasters: [PathPattern] = [PathPattern("*.m3u8"), PathPattern("*(format=m3u8-aapl)")]

@@ -14,9 +14,17 @@ struct MasterResponder: Sendable {
     /// `Cache-Control` of rewritten masters, made once.
     let cacheControl: String
 
+    /// Media playlists wrapped in a master, for sets with `wrap_media_playlists`.
+    var wrapper: MediaPlaylistWrapper { MediaPlaylistWrapper(config: config, router: router, fetcher: fetcher, logger: logger) }
+
     /// A path a subtitle set claims: fetch it, and if it really is a master, add the set's tracks.
-    /// A media playlist or any other body is passed on unchanged (SPEC "Classification").
+    /// A media playlist is wrapped in a master when the set says so (`wrap_media_playlists`); it and
+    /// any other body are otherwise passed on unchanged (SPEC "Classification").
     func serve(_ target: OriginTarget, set: SubtitleSet, request: HTTPRequest) async throws -> RouteResponse {
+        // The variant of a wrapped master: the media playlist itself, never wrapped again.
+        if let media = try wrapper.variantTarget(of: target) {
+            return try await wrapper.serveMedia(media, cacheControl: cacheControl, request: request)
+        }
         if let cached = cachedMaster(target, set: set, request: request) { return cached }
         let key = rewrittenKey(target, set: set, request: request)
         let (fetched, originMilliseconds) = try await fetcher.cachedPlaylist(target.url, kind: "master", for: target, request: request)
@@ -29,15 +37,30 @@ struct MasterResponder: Sendable {
             self.rewritten.store(rewritten, for: key, cost: rewritten.bytes.count + 128, ttl: ConfigSeconds.duration(config.cache.masterTTL))
             return RouteResponse(route: .master, response: .makePlaylist(rewritten, cacheControl: cacheControl), originMilliseconds: originMilliseconds)
         } catch {
-            // Not a master (a variant's media playlist, or not a playlist at all): hand it on untouched.
+            // Not a master: a media playlist the set wraps, or (a variant's media playlist, or not a
+            // playlist at all) handed on untouched.
+            let playlist = try? Playlist.parse(fetched.body)
+            var unwrappedReason: String?
+            if set.wrapMediaPlaylists, let playlist {
+                do {
+                    let media = try MediaPlaylist.parse(fetched.body)
+                    let wrapped = TaggedBody(try await wrapper.wrap(playlist, media: media, fetchedFrom: fetched.finalURL, target: target, set: set, request: request))
+                    logger.debug("classified body", [("path", target.proxyPath), ("set", set.name), ("body", "media playlist"), ("action", "wrapped in a master")])
+                    self.rewritten.store(wrapped, for: key, cost: wrapped.bytes.count + 128, ttl: ConfigSeconds.duration(config.cache.masterTTL))
+                    return RouteResponse(route: .master, response: .makePlaylist(wrapped, cacheControl: cacheControl), originMilliseconds: originMilliseconds)
+                } catch let problem as PlaylistError {
+                    // A playlist that is neither master nor readable media playlist: never guessed at.
+                    unwrappedReason = "not wrapped: \(problem)"
+                }
+            }
             var headers = HTTPHeaders()
             headers[.contentType] = fetched.contentType ?? MediaType.forPath(target.proxyPath)
             headers[.cacheControl] = cacheControl
-            let route: ProxyRoute = (try? Playlist.parse(fetched.body)) == nil ? .passthrough : .playlist
+            let route: ProxyRoute = playlist == nil ? .passthrough : .playlist
             logger.debug("classified body", [
                 ("path", target.proxyPath), ("set", set.name),
                 ("body", route == .playlist ? "media playlist" : "not a playlist"), ("action", "passed through"),
-            ])
+            ] + (unwrappedReason.map { [("reason", $0)] } ?? []))
             return RouteResponse(route: route, response: HTTPResponse(status: .ok, headers: headers, bytes: body), originMilliseconds: originMilliseconds)
         }
     }

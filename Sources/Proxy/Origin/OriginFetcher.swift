@@ -42,9 +42,9 @@ struct OriginFetcher: Sendable {
     /// Fetches one origin URL, timing it for the latency histogram.
     func fetch(
         _ url: String, kind: String, maxBytes: Int, mount: Mount?, request: HTTPRequest, extraHeaders: HTTPHeaders = HTTPHeaders(),
-        operatorNamed: Bool = false
+        operatorNamed: Bool = false, method: HTTPMethod = .get
     ) async throws -> (FetchedBody, Double) {
-        var originRequest = makeOriginRequest(url, method: .get, mount: mount, request: request, maxBodyBytes: maxBytes)
+        var originRequest = makeOriginRequest(url, method: method, mount: mount, request: request, maxBodyBytes: maxBytes)
         originRequest.everyHopHeaders = extraHeaders
         vetRedirects(&originRequest, embedded: mount == nil)
         if case .directory(let root) = mount?.origin, url.hasPrefix("file:") {
@@ -70,7 +70,9 @@ struct OriginFetcher: Sendable {
             throw error
         }
         let elapsed = Self.milliseconds(started.duration(to: .now()))
-        let fetched = FetchedBody(status: response.status, body: response.body, finalURL: response.finalURL, contentType: response.headers[.contentType])
+        let fetched = FetchedBody(
+            status: response.status, body: response.body, finalURL: response.finalURL, contentType: response.headers[.contentType],
+            contentLength: response.headers[.contentLength].flatMap { Int($0) })
         logger.debug("origin fetch", [
             ("url", ProxyLogger.redactedURL(url)), ("kind", kind), ("status", String(response.status)),
             ("ms", Self.debugMilliseconds(elapsed)), ("bytes", String(response.body.count)),

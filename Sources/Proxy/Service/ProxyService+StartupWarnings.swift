@@ -16,6 +16,13 @@ extension ProxyService {
         if config.namesHTTPSURL, let reason = TLSContext.unavailableReason() {
             warnings.append("https origins configured, but \(reason)")
         }
+        for set in config.subtitleSets where set.wrapMediaPlaylists {
+            for pattern in set.masters where pattern.pattern.contains("*") {
+                warnings.append(
+                    "subtitles \"\(set.name)\" wraps media playlists on the pattern \"\(pattern.pattern)\": the variant playlists of a master it "
+                        + "also matches would be served as masters (a master inside a master); name the media playlists to wrap")
+            }
+        }
         return warnings
     }
 }

@@ -21,12 +21,19 @@ struct VideoTimelineReader: Sendable {
         do {
             let (fetchedMaster, _) = try await fetcher.cachedPlaylist(master.url, kind: "master", for: master, request: request)
             guard (200..<300).contains(fetchedMaster.status) else { return (nil, true) }
-            guard let variant = VariantLocator.firstVariantURI(in: fetchedMaster.body),
-                  let variantURL = URLReference.resolve(variant, against: fetchedMaster.finalURL),
-                  fetcher.mayFetchDerived(variantURL, master: master)
-            else { return (nil, false) }
-            let (fetchedMedia, _) = try await fetcher.cachedPlaylist(variantURL, kind: "media", for: master, request: request)
-            guard (200..<300).contains(fetchedMedia.status) else { return (nil, true) }
+            let fetchedMedia: FetchedBody
+            if let variant = VariantLocator.firstVariantURI(in: fetchedMaster.body) {
+                guard let variantURL = URLReference.resolve(variant, against: fetchedMaster.finalURL),
+                      fetcher.mayFetchDerived(variantURL, master: master)
+                else { return (nil, false) }
+                (fetchedMedia, _) = try await fetcher.cachedPlaylist(variantURL, kind: "media", for: master, request: request)
+                guard (200..<300).contains(fetchedMedia.status) else { return (nil, true) }
+            } else if VariantLocator.isMediaPlaylist(fetchedMaster.body) {
+                // A wrapped media playlist (`wrap_media_playlists`) is its own first variant.
+                fetchedMedia = fetchedMaster
+            } else {
+                return (nil, false)
+            }
             let media = try MediaPlaylist.parse(fetchedMedia.body)
             let first = media.segments.first
             let timeline = VideoTimeline(
@@ -100,5 +107,11 @@ enum VariantLocator {
             }
         }
         return nil
+    }
+
+    /// Whether a body without EXT-X-STREAM-INF is a media playlist: it starts with #EXTM3U and lists a segment.
+    static func isMediaPlaylist(_ bytes: [UInt8]) -> Bool {
+        guard let playlist = try? Playlist.parse(bytes), !playlist.isMaster else { return false }
+        return playlist.lines.contains { $0.tagName == "EXTINF" }
     }
 }
