@@ -132,7 +132,8 @@ extension HTTPHeaders {
     }
 
     /// Appends a field, keeping any others of the same name; the name is a token by construction.
-    public mutating func add(_ name: HTTPFieldName, _ value: String) {
+    /// Inlinable, so a call site reads only the static name and never retains the string form.
+    @inlinable public mutating func add(_ name: HTTPFieldName, _ value: String) {
         add(name.staticName, value)
     }
 

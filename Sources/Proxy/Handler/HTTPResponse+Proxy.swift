@@ -6,7 +6,9 @@ extension HTTPResponse {
     /// Accept-Ranges, Content-Range), so the list is allocated once per response and never grows.
     static let fieldCapacity = 8
 
-    /// A plain-text answer that is not to be stored (health, readiness, metrics, errors).
+    /// A plain-text answer that is not to be stored (health, readiness, metrics, errors). Inlined, so a
+    /// literal body and its newline are joined at compile time.
+    @inline(__always)
     static func makeText(_ status: HTTPStatus, _ body: String, trailingNewline: Bool = true) -> HTTPResponse {
         var headers = HTTPHeaders(reservingCapacity: fieldCapacity)
         headers.add(.contentType, "text/plain; charset=utf-8")
