@@ -62,10 +62,15 @@ import Testing
     }
 
     @Test func aRequestLineSplitIntoOneByteWritesIsServed() async throws {
-        try await withProxy(Self.config) { proxy in
+        // 76 writes with a pause after each can take seconds on a loaded machine (the whole suite runs in
+        // parallel): the head deadline and the read wait are generous, since the split is the point.
+        let config = ProxyHarness.standardConfig.replacingOccurrences(
+            of: #""timeouts": { "origin_seconds": 10 }"#, with: #""timeouts": { "origin_seconds": 10, "header_seconds": 120 }"#)
+        #expect(config != ProxyHarness.standardConfig)
+        try await withProxy(config) { proxy in
             let port = proxy.port
             let response = try await onThread { () -> [UInt8] in
-                let socket = try RawSocketClient(port: port, timeout: .seconds(10))
+                let socket = try RawSocketClient(port: port, timeout: .seconds(60))
                 for byte in Array("GET /files/vod-ts/master.m3u8 HTTP/1.1\r\nHost: proxy\r\nConnection: close\r\n\r\n".utf8) {
                     socket.sendIfOpen([byte])
                     usleep(500)  // spaced out so bytes arrive in separate reads: the split is the point
