@@ -8,6 +8,8 @@ public struct SubtitleSet: Sendable, Hashable {
     public var groupID: String
     /// The tracks, in the order they are written into the master.
     public var tracks: [TrackConfig]
+    /// `closed_captions: "none"`: variants without CLOSED-CAPTIONS get `CLOSED-CAPTIONS=NONE`.
+    public var closedCaptionsNone: Bool = false
 
     /// What `masters` is when omitted: HLS masters by extension, and Azure Media Services' dynamic manifests.
     public static let defaultMasters: [PathPattern] = [PathPattern("*.m3u8"), PathPattern("*(format=m3u8-aapl)")]
