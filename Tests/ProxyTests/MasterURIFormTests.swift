@@ -1,4 +1,5 @@
 @testable import Proxy
+import TestSupport
 import Testing
 
 /// Every form of URI an origin's master holds, mapped onto what the player can reach through the proxy.
@@ -159,6 +160,18 @@ import Testing
         let out = relocation.proxyingAbsoluteURIs(Array("#EXTM3U\n#EXTINF:4,\ns0.ts\n".utf8), mount: try Self.vod,
                                                   requestedURL: "http://origin.example/vod/old/index.m3u8", finalURL: "http://origin.example/vod/new/index.m3u8")
         #expect(String(decoding: out, as: UTF8.self) == "#EXTM3U\n#EXTINF:4,\n/vod/new/s0.ts\n")
+    }
+
+    @Test func onADirectoryMountAPathAbsoluteURINamesTheMountRootAndNoFileURLLeaks() throws {
+        let config = try ProxyConfig.decode(Array("""
+            { "mounts": { "files": { "origin": "\(Fixtures.directory.path)" } } }
+            """.utf8), environment: [:])
+        let relocation = MasterRelocation(router: RequestRouter(config: config), mounts: config.mounts)
+        let master = "#EXTM3U\n#EXT-X-STREAM-INF:BANDWIDTH=1\n/vod-ts/v0/index.m3u8?x=1\n#EXT-X-STREAM-INF:BANDWIDTH=2\n//host/v.m3u8\n"
+        let fileURL = "file://" + Fixtures.directory.path + "/vod-ts/master.m3u8"
+        let out = relocation.relocate(Array(master.utf8), requestedURL: fileURL, finalURL: fileURL, mount: config.mounts.first)
+        #expect(String(decoding: out, as: UTF8.self)
+            == "#EXTM3U\n#EXT-X-STREAM-INF:BANDWIDTH=1\n/files/vod-ts/v0/index.m3u8?x=1\n#EXT-X-STREAM-INF:BANDWIDTH=2\n//host/v.m3u8\n")
     }
 
     @Test(arguments: [

@@ -9,7 +9,7 @@ import HLS
 /// - path-absolute (`/v0/index.m3u8`) and scheme-relative (`//host/path`) URIs, which would otherwise hit
 ///   the proxy's root, are resolved against the final URL and mapped the same way: onto the mount whose
 ///   origin covers the target (the request's own mount first), else the embedded form when the host is
-///   allowlisted, else the absolute origin URL;
+///   allowlisted, else the absolute origin URL; on a directory mount `/x` names the mount's root;
 /// - absolute http(s) URIs in a master are mapped only onto a mount whose origin covers them (or, for a
 ///   master reached in embedded form, onto the embedded form of the same origin); the rest are left as
 ///   the origin wrote them. Pass-through playlists also use the embedded form for allowlisted hosts.
@@ -82,7 +82,13 @@ struct MasterRelocation {
         case .relative:
             return moved ? proxyReference(uri, finalURL: finalURL) : nil
         case .pathAbsolute, .schemeRelative:
-            guard let target = URLReference.resolve(uri, against: finalURL) else { return nil }
+            if case .directory? = mount?.origin {
+                // A directory has no host: `/x` names the mount's root, as a track's `source` does there.
+                guard let mount, URLReference.form(of: uri) == .pathAbsolute else { return nil }
+                return "/" + mount.name + uri
+            }
+            guard let target = URLReference.resolve(uri, against: finalURL), URLReference.form(of: target) == .absoluteHTTP
+            else { return nil }
             let mapped = proxyPath(for: target, preferring: mount) ?? target
             return mapped == uri ? nil : mapped
         case .absoluteHTTP:
