@@ -187,6 +187,18 @@ import Testing
     }
 
     @Test(arguments: [
+        ("http://[::1", "http://[::1"), ("//", "//"), ("///", "///"), ("//[bad/x", "//[bad/x"), ("http://", "http://"),
+        ("HTTPS:", "HTTPS:"), ("http://origin.example:99999/vod/x", "http://origin.example:99999/vod/x"),
+        // Foundation escapes what a URL cannot hold; such a target lies outside the mount here.
+        ("/%zz/x", "http://origin.example/%25zz/x"), ("/a b/c", "http://origin.example/a%20b/c"),
+    ])
+    func malformedURIsNeverTrapAndAreLeftAsWrittenOrEscaped(uri: String, expected: String) throws {
+        let master = "#EXTM3U\n#EXT-X-MEDIA:TYPE=AUDIO,GROUP-ID=\"a\",NAME=\"x\",URI=\"\(uri)\"\n#EXT-X-STREAM-INF:BANDWIDTH=1\n\(uri)\n"
+        let out = try Self.relocate(master, requested: "http://origin.example/vod/m.m3u8", mount: Self.vod)
+        #expect(out == "#EXTM3U\n#EXT-X-MEDIA:TYPE=AUDIO,GROUP-ID=\"a\",NAME=\"x\",URI=\"\(expected)\"\n#EXT-X-STREAM-INF:BANDWIDTH=1\n\(expected)\n")
+    }
+
+    @Test(arguments: [
         ("v0/index.m3u8", URLReference.Form.relative), ("?q=1", .relative), ("a:b/c", .otherScheme), ("a b:c", .relative),
         ("/v0/index.m3u8", .pathAbsolute), ("//host/p", .schemeRelative), ("HTTPS://h/p", .absoluteHTTP),
         ("http://h", .absoluteHTTP), ("data:text/plain,x", .otherScheme), ("skd://k", .otherScheme), ("", .relative),

@@ -87,7 +87,9 @@ struct MasterRelocation {
                 guard let mount, URLReference.form(of: uri) == .pathAbsolute else { return nil }
                 return "/" + mount.name + uri
             }
-            guard let target = URLReference.resolve(uri, against: finalURL), URLReference.form(of: target) == .absoluteHTTP
+            // `//` alone, or a host Foundation cannot read: nothing a player could fetch, left as written.
+            guard let target = URLReference.resolve(uri, against: finalURL), URLReference.form(of: target) == .absoluteHTTP,
+                  URLReference.host(of: target)?.isEmpty == false
             else { return nil }
             let mapped = proxyPath(for: target, preferring: mount) ?? target
             return mapped == uri ? nil : mapped
@@ -135,10 +137,11 @@ struct MasterRelocation {
         let normalized = URLReference.lowercasingSchemeAndHost(target)
         let ordered = preferred.map { [$0] + mounts } ?? mounts
         for mount in ordered {
-            guard case .http(let base) = mount.origin, normalized.hasPrefix(base),
-                  normalized.utf8.dropFirst(base.utf8.count).first == UInt8(ascii: "/")
-            else { continue }
-            return "/" + mount.name + normalized.dropFirst(base.count)
+            // By bytes: String's hasPrefix compares canonically equivalent characters, not spellings.
+            guard case .http(let base) = mount.origin, normalized.utf8.starts(with: base.utf8) else { continue }
+            let rest = normalized.utf8.dropFirst(base.utf8.count)
+            guard rest.first == UInt8(ascii: "/") else { continue }
+            return "/" + mount.name + String(decoding: rest, as: UTF8.self)
         }
         return nil
     }
