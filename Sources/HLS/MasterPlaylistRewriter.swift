@@ -12,16 +12,21 @@
 /// - New EXT-X-MEDIA lines go after the last EXT-X-MEDIA, else just before the first variant.
 /// - Rewriting a rewritten master changes nothing: our renditions are found by GROUP-ID, NAME and URI.
 /// - AUDIO, VIDEO and CLOSED-CAPTIONS groups, defined or dangling, are not ours to touch: left alone.
+/// - With `closedCaptionsNone`, variants lacking CLOSED-CAPTIONS get `CLOSED-CAPTIONS=NONE` (see
+///   `addClosedCaptionsNone(to:)`).
 public struct MasterPlaylistRewriter: Sendable {
     /// The renditions to add, in the order they are written.
     public let tracks: [SubtitleTrack]
     /// The GROUP-ID used when the master has no SUBTITLES group of its own.
     public let groupID: String
+    /// Whether variants without a CLOSED-CAPTIONS attribute get `CLOSED-CAPTIONS=NONE`.
+    public let closedCaptionsNone: Bool
 
     /// Makes a rewriter for `tracks`, validated elsewhere (see `SubtitleTrack`).
-    public init(tracks: [SubtitleTrack], groupID: String = "subs") {
+    public init(tracks: [SubtitleTrack], groupID: String = "subs", closedCaptionsNone: Bool = false) {
         self.tracks = tracks
         self.groupID = groupID
+        self.closedCaptionsNone = closedCaptionsNone
     }
 
     /// Rewrites `master`; `uri(i)` is the URI written for track `i`.
@@ -30,16 +35,31 @@ public struct MasterPlaylistRewriter: Sendable {
     /// `.invalidAttribute` when a value cannot be quoted (RFC 8216 §4.2: no `"`, CR or LF);
     /// `.malformedAttributeList` when a variant's attribute list has an unterminated quoted string.
     public func rewrite(_ master: [UInt8], uri: (Int) -> String) throws(PlaylistError) -> [UInt8] {
-        var playlist = try Playlist.parse(master)
-        guard playlist.isMaster else { throw .notAMaster }
-        try rewrite(&playlist, uris: tracks.indices.map(uri))
-        return playlist.serialized()
+        try rewriteReporting(master, uri: uri).bytes
     }
 
-    /// Rewrites a parsed master in place; `uris[i]` is track `i`'s URI.
-    public func rewrite(_ playlist: inout Playlist, uris: [String]) throws(PlaylistError) {
+    /// Rewrites `master` like `rewrite(_:uri:)`, also saying what `closedCaptionsNone` did (nil when off).
+    public func rewriteReporting(
+        _ master: [UInt8], uri: (Int) -> String
+    ) throws(PlaylistError) -> (bytes: [UInt8], closedCaptions: ClosedCaptionsOutcome?) {
+        var playlist = try Playlist.parse(master)
+        guard playlist.isMaster else { throw .notAMaster }
+        let outcome = try rewrite(&playlist, uris: tracks.indices.map(uri))
+        return (playlist.serialized(), outcome)
+    }
+
+    /// Rewrites a parsed master in place; `uris[i]` is track `i`'s URI. Returns what `closedCaptionsNone`
+    /// did, nil when it is off.
+    @discardableResult
+    public func rewrite(_ playlist: inout Playlist, uris: [String]) throws(PlaylistError) -> ClosedCaptionsOutcome? {
         guard playlist.isMaster else { throw .notAMaster }
         try validate(uris: uris)
+        let closedCaptions = closedCaptionsNone ? Self.addClosedCaptionsNone(to: &playlist) : nil
+        try addRenditions(to: &playlist, uris: uris)
+        return closedCaptions
+    }
+
+    private func addRenditions(to playlist: inout Playlist, uris: [String]) throws(PlaylistError) {
         // With nothing to add, a new group reference would dangle.
         guard !tracks.isEmpty else { return }
         let survey = try Survey(playlist)

@@ -3,6 +3,8 @@ import Testing
 
 /// Variant playlists in `proxy` mode: absolute origin URIs come back through the proxy, nothing else changes.
 @Suite struct PassThroughPlaylistTests {
+    static let playlistURL = "http://cdn.example/base/v0/index.m3u8"
+
     static func relocation() throws -> (MasterRelocation, ProxyConfig) {
         let config = try ProxyConfig.decode(Array("""
             { "mounts": { "cdn": { "origin": "http://cdn.example/base", "segments": "proxy" },
@@ -34,7 +36,7 @@ import Testing
             relative/seg4.m4s\r
 
             """
-        let out = String(decoding: relocation.proxyingAbsoluteURIs(Array(variant.utf8), mount: config.mounts.first), as: UTF8.self)
+        let out = String(decoding: relocation.proxyingAbsoluteURIs(Array(variant.utf8), mount: config.mounts.first, requestedURL: Self.playlistURL, finalURL: Self.playlistURL), as: UTF8.self)
         let expected = """
             #EXTM3U\r
             #EXT-X-VERSION:9\r
@@ -60,9 +62,9 @@ import Testing
     @Test func aPlaylistWithNothingToChangeIsReturnedByteForByte() throws {
         let (relocation, _) = try Self.relocation()
         let bytes = Array("\u{FEFF}#EXTM3U\n#EXTINF:4,\nseg0.ts\n# comment\n#EXT-X-ENDLIST\n".utf8)
-        #expect(relocation.proxyingAbsoluteURIs(bytes, mount: nil) == bytes)
+        #expect(relocation.proxyingAbsoluteURIs(bytes, mount: nil, requestedURL: Self.playlistURL, finalURL: Self.playlistURL) == bytes)
         let notAPlaylist = Array("http://cdn.example/base/x.ts\n".utf8)
-        #expect(relocation.proxyingAbsoluteURIs(notAPlaylist, mount: nil) == notAPlaylist)
+        #expect(relocation.proxyingAbsoluteURIs(notAPlaylist, mount: nil, requestedURL: Self.playlistURL, finalURL: Self.playlistURL) == notAPlaylist)
     }
 
     @Test func theRequestingMountIsPreferredWhenTwoMountsCoverAURL() throws {
@@ -71,7 +73,7 @@ import Testing
             """.utf8), environment: [:])
         let relocation = MasterRelocation(router: RequestRouter(config: config), mounts: config.mounts)
         let mountB = try #require(config.mounts.first { $0.name == "b" })
-        let out = relocation.proxyingAbsoluteURIs(Array("#EXTM3U\n#EXTINF:4,\nhttp://cdn.example/s.ts\n".utf8), mount: mountB)
+        let out = relocation.proxyingAbsoluteURIs(Array("#EXTM3U\n#EXTINF:4,\nhttp://cdn.example/s.ts\n".utf8), mount: mountB, requestedURL: Self.playlistURL, finalURL: Self.playlistURL)
         #expect(String(decoding: out, as: UTF8.self) == "#EXTM3U\n#EXTINF:4,\n/b/s.ts\n")
     }
 }

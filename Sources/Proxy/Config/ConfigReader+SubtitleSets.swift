@@ -20,7 +20,7 @@ extension ConfigReader {
     }
 
     private mutating func subtitleSet(_ value: ConfigValue?, at path: ConfigPath) -> SubtitleSet? {
-        guard let members = object(value, at: path, keys: ["name", "masters", "group_id", "tracks", "wrap_media_playlists", "wrap_bandwidth"]) else {
+        guard let members = object(value, at: path, keys: ["name", "masters", "group_id", "tracks", "wrap_media_playlists", "wrap_bandwidth", "closed_captions"]) else {
             if value == .null { report(path, "expected an object, got null") }
             return nil
         }
@@ -55,11 +55,24 @@ extension ConfigReader {
                 wrapBandwidth = Int(bits)
             }
         }
+        let closedCaptionsNone = closedCaptions(members["closed_captions"], at: path.key("closed_captions"))
         guard let name else { return nil }
         var set = SubtitleSet(name: name, masters: masters, groupID: groupID, tracks: tracks)
+        set.closedCaptionsNone = closedCaptionsNone
         set.wrapMediaPlaylists = wrap
         set.wrapBandwidth = wrapBandwidth
         return set
+    }
+
+    /// `closed_captions`: absent leaves masters as they are; "none" is the only value.
+    private mutating func closedCaptions(_ value: ConfigValue?, at path: ConfigPath) -> Bool {
+        guard let value else { return false }
+        guard let text = string(value, at: path) else { return false }
+        guard text == "none" else {
+            report(path, "expected \"none\" (the only value: CLOSED-CAPTIONS=NONE on variants without the attribute), got \(Self.quoted(text))")
+            return false
+        }
+        return true
     }
 
     private mutating func trackConfigs(_ value: ConfigValue?, at path: ConfigPath) -> [TrackConfig] {

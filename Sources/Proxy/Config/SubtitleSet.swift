@@ -8,6 +8,8 @@ public struct SubtitleSet: Sendable, Hashable {
     public var groupID: String
     /// The tracks, in the order they are written into the master.
     public var tracks: [TrackConfig]
+    /// `closed_captions: "none"`: variants without CLOSED-CAPTIONS get `CLOSED-CAPTIONS=NONE`.
+    public var closedCaptionsNone: Bool = false
     /// Whether a matched path that answers with a media playlist gets a synthesized one-variant master
     /// around it (`wrap_media_playlists`); off, it passes through unchanged.
     public var wrapMediaPlaylists: Bool = false

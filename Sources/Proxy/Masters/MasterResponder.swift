@@ -30,9 +30,17 @@ struct MasterResponder: Sendable {
         let (fetched, originMilliseconds) = try await fetcher.cachedPlaylist(target.url, kind: "master", for: target, request: request)
         guard (200..<300).contains(fetched.status) else { throw OriginFetcher.originFailure(fetched.status, what: "master playlist") }
         let body = MasterRelocation(router: router, mounts: config.mounts)
-            .relocate(fetched.body, requestedURL: target.url, finalURL: fetched.finalURL)
+            .relocate(fetched.body, requestedURL: target.url, finalURL: fetched.finalURL, mount: target.mount)
         do {
-            let rewritten = TaggedBody(try set.rewrite(body, masterTarget: target.proxyTarget))
+            let (bytes, closedCaptions) = try set.rewriteReporting(body, masterTarget: target.proxyTarget)
+            if closedCaptions == .mixed {
+                // Once per rewrite: the result is cached for the master TTL.
+                logger.log(.warn, "closed_captions left unchanged", [
+                    ("path", target.proxyPath), ("set", set.name),
+                    ("reason", "some variants name a CLOSED-CAPTIONS group, so NONE on the others would disagree (RFC 8216 4.3.4.2)"),
+                ])
+            }
+            let rewritten = TaggedBody(bytes)
             logger.debug("classified body", [("path", target.proxyPath), ("set", set.name), ("body", "master"), ("action", "subtitles added")])
             self.rewritten.store(rewritten, for: key, cost: rewritten.bytes.count + 128, ttl: ConfigSeconds.duration(config.cache.masterTTL))
             return RouteResponse(route: .master, response: .makePlaylist(rewritten, cacheControl: cacheControl), originMilliseconds: originMilliseconds)

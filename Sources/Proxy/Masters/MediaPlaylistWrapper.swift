@@ -76,8 +76,7 @@ struct MediaPlaylistWrapper: Sendable {
         let (fetched, originMilliseconds) = try await fetcher.cachedPlaylist(target.url, kind: "media", for: target, request: request)
         guard (200..<300).contains(fetched.status) else { throw OriginFetcher.originFailure(fetched.status, what: "media playlist") }
         let relocation = MasterRelocation(router: router, mounts: config.mounts)
-        let body = relocation.proxyingAbsoluteURIs(
-            relocation.relocate(fetched.body, requestedURL: target.url, finalURL: fetched.finalURL), mount: target.mount)
+        let body = relocation.proxyingAbsoluteURIs(fetched.body, mount: target.mount, requestedURL: target.url, finalURL: fetched.finalURL)
         var headers = HTTPHeaders()
         headers[.contentType] = fetched.contentType ?? MediaType.playlist
         headers[.cacheControl] = cacheControl

@@ -15,7 +15,10 @@ public enum OfflineRewrite {
             throw .notFound("no subtitle set matches \(origin.proxyPath)")
         }
         do {
-            return try set.rewrite(master, masterTarget: origin.proxyTarget)
+            // As MasterResponder does: URIs of every form pointed at the proxy first (no redirect offline).
+            let relocated = MasterRelocation(router: router, mounts: config.mounts)
+                .relocate(master, requestedURL: origin.url, finalURL: origin.url, mount: origin.mount)
+            return try set.rewrite(relocated, masterTarget: origin.proxyTarget)
         } catch {
             throw .badRequest(reason(error))
         }

@@ -4,8 +4,15 @@ extension SubtitleSet {
     /// The master with this set's tracks added, each pointing at its synthesized playlist for the master
     /// the player asked for (`masterTarget`, the proxy path and query).
     func rewrite(_ master: [UInt8], masterTarget: String) throws(PlaylistError) -> [UInt8] {
-        let rewriter = MasterPlaylistRewriter(tracks: tracks.map(\.track), groupID: groupID)
-        return try rewriter.rewrite(master) { index in
+        try rewriteReporting(master, masterTarget: masterTarget).bytes
+    }
+
+    /// `rewrite(_:masterTarget:)`, also saying what `closed_captions` did (nil when it is not set).
+    func rewriteReporting(
+        _ master: [UInt8], masterTarget: String
+    ) throws(PlaylistError) -> (bytes: [UInt8], closedCaptions: MasterPlaylistRewriter.ClosedCaptionsOutcome?) {
+        let rewriter = MasterPlaylistRewriter(tracks: tracks.map(\.track), groupID: groupID, closedCaptionsNone: closedCaptionsNone)
+        return try rewriter.rewriteReporting(master) { index in
             guard tracks.indices.contains(index) else { return "" }
             return SubtitleURL(setName: name, trackID: tracks[index].id, masterTarget: masterTarget, resource: .playlist).path
         }

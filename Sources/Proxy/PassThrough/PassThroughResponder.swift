@@ -68,7 +68,8 @@ struct PassThroughResponder: Sendable {
         let isPlaylist = Self.isPlaylistPath(target.proxyPath) || (responseHeaders[.contentType]?.lowercased().contains("mpegurl") ?? false)
         if isPlaylist, request.method == .get, (200..<300).contains(stream.status), stream.status != 206 {
             let body = try await Self.collect(stream, limit: config.limits.maxPlaylistBytes)
-            let relocated = MasterRelocation(router: router, mounts: config.mounts).proxyingAbsoluteURIs(body, mount: target.mount)
+            let relocated = MasterRelocation(router: router, mounts: config.mounts)
+                .proxyingAbsoluteURIs(body, mount: target.mount, requestedURL: target.url, finalURL: stream.finalURL)
             var headers = responseHeaders
             headers.remove(.contentRange)
             headers.remove(.etag)  // the bytes may differ from the origin's

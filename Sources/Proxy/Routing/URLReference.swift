@@ -8,7 +8,9 @@ enum URLReference {
         guard let baseURL = URL(string: base),
               let resolved = URL(string: trimmed, relativeTo: baseURL)
         else { return nil }
-        return resolved.absoluteString
+        // RFC 3986 §5.2.2: an absolute reference's dot segments are removed too, which Foundation leaves
+        // to `standardized` (escaped dots and the query stay as written).
+        return MasterRelocation.isAbsolute(trimmed) ? resolved.standardized.absoluteString : resolved.absoluteString
     }
 
     /// `scheme://host:port` of an http(s) URL, lowercased, with the default port made explicit; nil otherwise.
@@ -77,5 +79,44 @@ enum URLReference {
     private static func isSchemeByte(_ byte: UInt8) -> Bool {
         (byte >= 0x61 && byte <= 0x7A) || (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x30 && byte <= 0x39)
             || byte == UInt8(ascii: "+") || byte == UInt8(ascii: "-") || byte == UInt8(ascii: ".")
+    }
+}
+
+extension URLReference {
+    /// The shapes of URI reference a playlist holds (RFC 3986 §4.1, §4.2).
+    enum Form {
+        /// `v0/index.m3u8`, `../x`, `?q`: resolved against the playlist's directory.
+        case relative
+        /// `/v0/index.m3u8`: resolved against the playlist's origin.
+        case pathAbsolute
+        /// `//host/path`: resolved against the playlist's scheme.
+        case schemeRelative
+        /// `http://...` or `https://...`, any case.
+        case absoluteHTTP
+        /// `data:`, `skd:` and other schemes the proxy never maps.
+        case otherScheme
+    }
+
+    /// Which form `reference` has.
+    static func form(of reference: String) -> Form {
+        let utf8 = reference.utf8
+        if utf8.starts(with: "//".utf8) { return .schemeRelative }
+        if utf8.first == UInt8(ascii: "/") { return .pathAbsolute }
+        guard let colon = utf8.firstIndex(of: UInt8(ascii: ":")), colon != utf8.startIndex,
+              utf8[..<colon].allSatisfy(isSchemeByte)
+        else { return .relative }
+        let scheme = reference[..<colon].lowercased()
+        return scheme == "http" || scheme == "https" ? .absoluteHTTP : .otherScheme
+    }
+
+    /// `url` with its scheme and authority lowercased (RFC 3986 §6.2.2.1: they are case-insensitive),
+    /// so it can be compared with a mount's base URL, which is stored that way.
+    static func lowercasingSchemeAndHost(_ url: String) -> String {
+        guard let schemeEnd = url.range(of: "://") else { return url }
+        let rest = url[schemeEnd.upperBound...]
+        let authorityEnd = rest.firstIndex { $0 == "/" || $0 == "?" || $0 == "#" } ?? rest.endIndex
+        let head = url[..<authorityEnd]
+        guard head.contains(where: \.isUppercase) else { return url }
+        return head.lowercased() + url[authorityEnd...]
     }
 }
