@@ -1,0 +1,110 @@
+#!/usr/bin/env bash
+# Stream shapes of issue 18: a VOD with discontinuities (three spliced parts whose PTS restart) and an
+# EVENT playlist that grows, played through the proxy in ffmpeg, hls.js and video.js. Checks that the
+# subtitle playlist mirrors the video's discontinuities, that each part's cues show at their authored
+# times on the programme's timeline (first= of hls.js and video.js), and that cues of segments added to
+# the EVENT after the start reach hls.js. Ports 19700-19799, loopback only; stops what it starts.
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+BIN=.build/debug/hls-subtitle-proxy
+[ -x "$BIN" ] || { echo "FAIL discontinuity-event: $BIN missing (run swift build)"; exit 1; }
+CLIENTS=../shared/tools/real-clients
+[ -d "$CLIENTS" ] || { echo "FAIL discontinuity-event: $CLIENTS not found"; exit 1; }
+PROXY_PORT=19700; ORIGIN_PORT=19701
+TMP=$(mktemp -d); PIDS=()
+cleanup() { for p in "${PIDS[@]}"; do kill "$p" 2>/dev/null || true; done; rm -rf "$TMP"; }
+trap cleanup EXIT
+fail() { echo "FAIL discontinuity-event: $*"; tail -5 "$TMP/proxy.err" 2>/dev/null || true; exit 1; }
+FIX=$PWD/Tests/Fixtures
+
+# ---- the EVENT origin: the variant playlist lists one more segment every 3 s, and ENDLIST after the last.
+mkdir -p "$TMP/event/v0"
+mkdir -p "$TMP/event/subtitles"
+cp "$FIX"/vod-ts/v0/seg00*.ts "$TMP/event/v0/"; cp "$FIX/subtitles/en.vtt" "$TMP/event/subtitles/"
+printf '#EXTM3U\n#EXT-X-VERSION:3\n#EXT-X-STREAM-INF:BANDWIDTH=167200,RESOLUTION=320x180,CODECS="avc1.42c00c,mp4a.40.2"\nv0/index.m3u8\n' > "$TMP/event/master.m3u8"
+cat > "$TMP/event-origin.py" <<'PY'
+import http.server, os, sys, time
+root, port, step = sys.argv[1], int(sys.argv[2]), float(sys.argv[3])
+start = time.time()
+class Handler(http.server.SimpleHTTPRequestHandler):
+    def __init__(self, *a, **k): super().__init__(*a, directory=root, **k)
+    def log_message(self, *a): pass
+    def do_GET(self):
+        if self.path.split('?')[0] != '/v0/index.m3u8': return super().do_GET()
+        count = min(3, 1 + int((time.time() - start) / step))
+        lines = ['#EXTM3U', '#EXT-X-VERSION:3', '#EXT-X-TARGETDURATION:4', '#EXT-X-MEDIA-SEQUENCE:0', '#EXT-X-PLAYLIST-TYPE:EVENT']
+        for i in range(count): lines += ['#EXTINF:4.000000,', 'seg%03d.ts' % i]
+        if count == 3: lines.append('#EXT-X-ENDLIST')
+        body = ('\n'.join(lines) + '\n').encode()
+        self.send_response(200); self.send_header('Content-Type', 'application/vnd.apple.mpegurl')
+        self.send_header('Content-Length', str(len(body))); self.send_header('Cache-Control', 'no-cache'); self.end_headers()
+        self.wfile.write(body)
+http.server.ThreadingHTTPServer(('127.0.0.1', port), Handler).serve_forever()
+PY
+start_event_origin() { python3 "$TMP/event-origin.py" "$TMP/event" "$ORIGIN_PORT" "${1:-3}" & PIDS+=($!); }
+
+cat > "$TMP/config.json" <<JSON
+{
+  "listen": { "host": "127.0.0.1", "port": $PROXY_PORT },
+  "mounts": {
+    "fix": { "origin": "$FIX" },
+    "event": { "origin": "http://127.0.0.1:$ORIGIN_PORT" }
+  },
+  "subtitles": [
+    { "name": "disc", "masters": ["/fix/vod-disc/master.m3u8"],
+      "tracks": [
+        { "id": "en", "name": "English", "language": "en", "default": true, "autoselect": true,
+          "source": "/subtitles/disc-en.vtt", "mode": "segmented" },
+        { "id": "after", "name": "After the splices", "language": "fr",
+          "source": "/subtitles/disc-after.vtt", "mode": "single" } ] },
+    { "name": "event", "masters": ["/event/master.m3u8"],
+      "tracks": [
+        { "id": "en", "name": "English", "language": "en", "default": true, "autoselect": true,
+          "source": "/subtitles/en.vtt", "mode": "segmented" } ] }
+  ],
+  "cache": { "master_ttl_seconds": 1 },
+  "log_level": "info"
+}
+JSON
+"$BIN" --config "$TMP/config.json" > "$TMP/proxy.out" 2> "$TMP/proxy.err" & PIDS+=($!)
+B="http://127.0.0.1:$PROXY_PORT"
+for _ in $(seq 100); do curl -fs --max-time 2 "$B/healthz" >/dev/null && break; sleep 0.1; done
+curl -fs --max-time 2 "$B/healthz" >/dev/null || fail "the proxy did not start"
+
+# ---- 1. the discontinuity VOD ------------------------------------------------------------------
+DISC="$B/fix/vod-disc/master.m3u8"
+curl -fsS --max-time 10 -o "$TMP/disc-master" "$DISC" || fail "GET the discontinuity master"
+uri=$(grep -m1 '^#EXT-X-MEDIA:TYPE=SUBTITLES' "$TMP/disc-master" | sed 's/.*URI="\([^"]*\)".*/\1/')
+curl -fsS --max-time 10 -o "$TMP/disc-sub" "$B$uri" || fail "GET $uri"
+curl -fsS --max-time 10 -o "$TMP/disc-video" "$B/fix/vod-disc/v0/index.m3u8" || fail "GET the video playlist"
+# Same positions: the tag precedes the same segment number in both playlists.
+positions() { awk '/^#EXT-X-DISCONTINUITY$/ { d = d " " n } /^[^#]/ { n++ } END { print d }' "$1"; }
+[ "$(positions "$TMP/disc-sub")" = "$(positions "$TMP/disc-video")" ] && [ -n "$(positions "$TMP/disc-sub")" ] \
+  || fail "discontinuities at$(positions "$TMP/disc-sub") in the subtitle playlist, at$(positions "$TMP/disc-video") in the video's"
+grep -q '^#EXT-X-DISCONTINUITY-SEQUENCE:0$' "$TMP/disc-sub" || fail "no EXT-X-DISCONTINUITY-SEQUENCE:0 in the subtitle playlist"
+echo "ok   subtitle playlist mirrors the video's discontinuities (before segments$(positions "$TMP/disc-sub"))"
+
+# first= of a player line: the first cue's start time.
+first_start() { python3 -c 'import re, sys; m = re.search(r"lang=" + sys.argv[1] + r" [^]]*first=\[([-0-9.]+),", sys.argv[2]); print(m.group(1) if m else "")' "$1" "$2"; }
+near() { python3 -c 'import sys; sys.exit(0 if abs(float(sys.argv[1]) - float(sys.argv[2])) <= 0.1 else 1)' "$1" "$2"; }
+
+out=$(EXPECT_LANGS=en,fr MIN_CUES=2 bash "$CLIENTS/check_ffmpeg.sh" "$DISC") || fail "ffmpeg: $out"
+echo "$out"
+for player in hlsjs videojs; do
+  out=$(VERBOSE=1 EXPECT_LANGS=en,fr MIN_CUES=2 bash "$CLIENTS/check_$player.sh" "$DISC" 2> "$TMP/$player.json") || fail "$player: $out"
+  echo "$out"
+  # The fr track's second cue is in part 3 (authored 8.5 s): the player's JSON lists the first two cues.
+  third=$(python3 -c '
+import json, sys
+text = open(sys.argv[1]).read(); o = json.loads(text[text.index("{"):])
+r = o.get("result") or {}
+t = next((t for t in r.get("tracks", []) if t.get("lang") == "fr"), {})
+cues = t.get("first") or []
+print(cues[1][0] if len(cues) > 1 else "")' "$TMP/$player.json" 2>/dev/null || true)
+  [ -n "$third" ] && near "$third" 8.5 || fail "$player: the cue after the second splice shows at ${third:-none}, authored at 8.5"
+  en=$(first_start en "$out"); fr=$(first_start fr "$out")
+  # en's first cue is in part 1 (authored 0.5 s); the fr track holds only the cues after the splices (4.5 s, 8.5 s).
+  [ -n "$en" ] && near "$en" 0.5 || fail "$player: the first English cue shows at ${en:-none}, authored at 0.5"
+  [ -n "$fr" ] && near "$fr" 4.5 || fail "$player: the first cue after the splice shows at ${fr:-none}, authored at 4.5"
+  echo "ok   $player: cues at $en s (part 1), $fr s (part 2), $third s (part 3); authored 0.5, 4.5, 8.5"
+done
