@@ -108,3 +108,36 @@ print(cues[1][0] if len(cues) > 1 else "")' "$TMP/$player.json" 2>/dev/null || t
   [ -n "$fr" ] && near "$fr" 4.5 || fail "$player: the first cue after the splice shows at ${fr:-none}, authored at 4.5"
   echo "ok   $player: cues at $en s (part 1), $fr s (part 2), $third s (part 3); authored 0.5, 4.5, 8.5"
 done
+
+# ---- 2. the EVENT playlist that grows -----------------------------------------------------------
+EVENT="$B/event/master.m3u8"
+start_event_origin 3
+for _ in $(seq 50); do curl -fs --max-time 2 -o /dev/null "http://127.0.0.1:$ORIGIN_PORT/master.m3u8" && break; sleep 0.1; done
+curl -fsS --max-time 10 -o "$TMP/event-master" "$EVENT" || fail "GET the EVENT master"
+uri=$(grep -m1 '^#EXT-X-MEDIA:TYPE=SUBTITLES' "$TMP/event-master" | sed 's/.*URI="\([^"]*\)".*/\1/')
+curl -fsS --max-time 10 -D "$TMP/event-h1" -o "$TMP/event-sub1" "$B$uri" || fail "GET $uri"
+segments() { grep -c '^[^#]' "$1" || true; }
+grep -q '^#EXT-X-PLAYLIST-TYPE:EVENT$' "$TMP/event-sub1" || fail "the subtitle playlist of the EVENT is not EVENT: $(cat "$TMP/event-sub1")"
+! grep -q '^#EXT-X-ENDLIST' "$TMP/event-sub1" || fail "the subtitle playlist of a growing EVENT has ENDLIST"
+[ "$(segments "$TMP/event-sub1")" = 1 ] || fail "the EVENT's subtitle playlist lists $(segments "$TMP/event-sub1") segments at the start, not 1"
+grep -qi '^cache-control: max-age=1' "$TMP/event-h1" || fail "the growing subtitle playlist is cached longer than the master TTL: $(grep -i '^cache-control' "$TMP/event-h1")"
+echo "ok   EVENT at the start: subtitle playlist EVENT, 1 segment, no ENDLIST, max-age=1 (the master TTL)"
+# It follows the video's growth once the master TTL has passed; ENDLIST once the video has it.
+for _ in $(seq 40); do
+  curl -fsS --max-time 10 -o "$TMP/event-sub2" "$B$uri" || fail "GET $uri"
+  grep -q '^#EXT-X-ENDLIST' "$TMP/event-sub2" && break
+  sleep 0.5
+done
+grep -q '^#EXT-X-ENDLIST' "$TMP/event-sub2" || fail "the subtitle playlist never got ENDLIST: $(cat "$TMP/event-sub2")"
+[ "$(segments "$TMP/event-sub2")" = 3 ] || fail "the finished EVENT's subtitle playlist lists $(segments "$TMP/event-sub2") segments, not 3"
+echo "ok   EVENT grown: 3 segments and ENDLIST once the video's playlist has them"
+
+# A fresh start for the players, so the segments that carry the later cues are added while they play.
+kill "${PIDS[-1]}" 2>/dev/null || true; wait "${PIDS[-1]}" 2>/dev/null || true
+start_event_origin 4
+for _ in $(seq 50); do curl -fs --max-time 2 -o /dev/null "http://127.0.0.1:$ORIGIN_PORT/master.m3u8" && break; sleep 0.1; done
+# en.vtt: 4 cues; those at 6 s and 8.5 s are only in segments 1 and 2, added 4 and 8 s after the start.
+out=$(EXPECT_LANGS=en MIN_CUES=4 bash "$CLIENTS/check_hlsjs.sh" "$EVENT") || fail "hls.js on the EVENT: $out"
+echo "$out"
+echo "ok   hls.js on the EVENT: all 4 cues, including those of the segments added after the start"
+echo "discontinuity-event: all passed"
