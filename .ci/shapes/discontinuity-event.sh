@@ -54,9 +54,9 @@ cat > "$TMP/config.json" <<JSON
     { "name": "disc", "masters": ["/fix/vod-disc/master.m3u8"],
       "tracks": [
         { "id": "en", "name": "English", "language": "en", "default": true, "autoselect": true,
-          "source": "/subtitles/disc-en.vtt", "mode": "segmented" },
+          "source": "subs/en.vtt", "mode": "segmented" },
         { "id": "after", "name": "After the splices", "language": "fr",
-          "source": "/subtitles/disc-after.vtt", "mode": "single" } ] },
+          "source": "subs/after.vtt", "mode": "single" } ] },
     { "name": "event", "masters": ["/event/master.m3u8"],
       "tracks": [
         { "id": "en", "name": "English", "language": "en", "default": true, "autoselect": true,

@@ -15,11 +15,11 @@ import TestSupport
         {
           "mounts": { "origin": { "origin": "ORIGIN" } },
           "subtitles": [
-            { "name": "disc", "masters": ["/origin/vod-disc/master.m3u8"],
+            { "name": "disc", "masters": ["/origin/vod-disc/master.m3u8", "/origin/vod-fmp4/master.m3u8"],
               "tracks": [
-                { "id": "en", "name": "English", "language": "en", "source": "/subtitles/disc-en.vtt", "mode": "segmented" },
-                { "id": "one", "name": "Single", "language": "fr", "source": "/subtitles/disc-en.vtt", "mode": "single" },
-                { "id": "fixed", "name": "Fixed", "language": "de", "source": "/subtitles/disc-en.vtt", "mode": "segmented", "mpegts": 900000 }
+                { "id": "en", "name": "English", "language": "en", "source": "/vod-disc/subs/en.vtt", "mode": "segmented" },
+                { "id": "one", "name": "Single", "language": "fr", "source": "/vod-disc/subs/en.vtt", "mode": "single" },
+                { "id": "fixed", "name": "Fixed", "language": "de", "source": "/vod-disc/subs/en.vtt", "mode": "segmented", "mpegts": 900000 }
               ] }
           ],
           "cache": { "subtitle_ttl_seconds": 300, "fallback_ttl_seconds": 1 }
@@ -135,6 +135,20 @@ import TestSupport
                 let file = try await proxy.get(Self.path(.segment(index), track: "fixed"))
                 #expect(file.text.contains("X-TIMESTAMP-MAP=MPEGTS:900000,LOCAL:00:00:00.000"), "segment \(index)")
             }
+        }
+    }
+
+    @Test func aPartOfAFragmentedMP4VideoMapsToItsFirstFragmentsDecodeTime() async throws {
+        try await withProxy(Self.config) { proxy in
+            let video = try String(contentsOf: Fixtures.url("vod-fmp4/index.m3u8"), encoding: .utf8)
+                .replacingOccurrences(of: "#EXTINF:4.000000,\nseg002.m4s", with: "#EXT-X-DISCONTINUITY\n#EXTINF:4.000000,\nseg002.m4s")
+            #expect(video.contains("#EXT-X-DISCONTINUITY\n"))
+            proxy.origin.setFault("/vod-fmp4/index.m3u8", .body(Array(video.utf8), contentType: "application/vnd.apple.mpegurl"))
+            let initSegment = try Array(Data(contentsOf: Fixtures.url("vod-fmp4/init.mp4")))
+            let third = try FragmentedMP4Reader.firstPTS(initSegment: initSegment, mediaSegment: Array(Data(contentsOf: Fixtures.url("vod-fmp4/seg002.m4s"))))
+            let file = try await proxy.get(SubtitleURL(setName: "disc", trackID: "en", masterTarget: "/origin/vod-fmp4/master.m3u8", resource: .segment(2)).path)
+            #expect(file.status == 200)
+            #expect(file.text.contains("X-TIMESTAMP-MAP=MPEGTS:\(third),LOCAL:00:00:08.000"), "\(file.text)")
         }
     }
 

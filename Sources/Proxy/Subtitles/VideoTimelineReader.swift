@@ -79,15 +79,19 @@ struct VideoTimelineReader: Sendable {
     /// read from that part's first segment the first time it is asked for and cached like the first
     /// part's; the same fallbacks as `presentationStart`.
     func partStart(_ master: OriginTarget, part: Int, request: HTTPRequest) async throws -> (ticks: Int64?, transient: Bool, source: String) {
-        let key = MemoryCacheKey.make(master.url, target: master, request: request, qualifiers: part == 0 ? [] : ["part", String(part)])
+        let firstKey = MemoryCacheKey.make(master.url, target: master, request: request)
         let which = part == 0 ? "first segment" : "first segment of part \(part)"
-        if let hit = timestamps.value(for: key) { return (hit, false, "read earlier from the video's \(which) (cached)") }
+        if part == 0, let hit = timestamps.value(for: firstKey) { return (hit, false, "read earlier from the video's \(which) (cached)") }
         let (found, timelineFailed) = try await videoTimeline(master, request: request)
         guard let timeline = found else { return (nil, timelineFailed, "none: the master's first variant could not be read") }
         let videoPart = timeline.parts.indices.contains(part) ? timeline.parts[part] : nil
         guard let segmentURL = videoPart?.segmentURL ?? (part == 0 ? timeline.firstSegmentURL : nil) else {
             return (nil, false, "none: the first variant has no \(which)")
         }
+        // A later part's PTS is keyed by its first segment, not its number: in a sliding window the
+        // numbers shift as old parts leave, the segment stays what it is.
+        let key = part == 0 ? firstKey : MemoryCacheKey.make(master.url, target: master, request: request, qualifiers: ["part", segmentURL])
+        if part > 0, let hit = timestamps.value(for: key) { return (hit, false, "read earlier from the video's \(which) (cached)") }
         guard fetcher.mayFetchDerived(segmentURL, master: master) else { return (nil, false, "none: the \(which)'s host may not be fetched") }
         let shownURL = logger.isEnabled(.debug) ? ProxyLogger.redactedURL(segmentURL) : ""
         do {
