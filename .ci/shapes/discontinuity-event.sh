@@ -2,8 +2,10 @@
 # Stream shapes of issue 18: a VOD with discontinuities (three spliced parts whose PTS restart) and an
 # EVENT playlist that grows, played through the proxy in ffmpeg, hls.js and video.js. Checks that the
 # subtitle playlist mirrors the video's discontinuities, that each part's cues show at their authored
-# times on the programme's timeline (first= of hls.js and video.js), and that cues of segments added to
-# the EVENT after the start reach hls.js. Ports 19700-19799, loopback only; stops what it starts.
+# times on the programme's timeline (first= of hls.js and video.js), that the EVENT's subtitle playlist
+# grows with the video's (EVENT, no ENDLIST until the video has one, max-age of the master TTL), and that
+# cues of segments added while hls.js and video.js play reach them. Ports 19700-19701, loopback only;
+# about a minute; stops what it starts.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 BIN=.build/debug/hls-subtitle-proxy
@@ -17,31 +19,39 @@ trap cleanup EXIT
 fail() { echo "FAIL discontinuity-event: $*"; tail -5 "$TMP/proxy.err" 2>/dev/null || true; exit 1; }
 FIX=$PWD/Tests/Fixtures
 
-# ---- the EVENT origin: the variant playlist lists one more segment every 3 s, and ENDLIST after the last.
-mkdir -p "$TMP/event/v0"
-mkdir -p "$TMP/event/subtitles"
-cp "$FIX"/vod-ts/v0/seg00*.ts "$TMP/event/v0/"; cp "$FIX/subtitles/en.vtt" "$TMP/event/subtitles/"
-printf '#EXTM3U\n#EXT-X-VERSION:3\n#EXT-X-STREAM-INF:BANDWIDTH=167200,RESOLUTION=320x180,CODECS="avc1.42c00c,mp4a.40.2"\nv0/index.m3u8\n' > "$TMP/event/master.m3u8"
+# ---- the EVENT origin: /<name>/v0/index.m3u8 lists one more segment every few seconds from the first
+# request for <name>, and ENDLIST after the last; each check uses a fresh <name>, so each sees the event grow.
+mkdir -p "$TMP/event/stream/v0" "$TMP/event/subtitles"
+cp "$FIX"/vod-ts/v0/seg00*.ts "$TMP/event/stream/v0/"; cp "$FIX/subtitles/en.vtt" "$TMP/event/subtitles/"
+printf '#EXTM3U\n#EXT-X-VERSION:3\n#EXT-X-STREAM-INF:BANDWIDTH=167200,RESOLUTION=320x180,CODECS="avc1.42c00c,mp4a.40.2"\nv0/index.m3u8\n' > "$TMP/event/stream/master.m3u8"
+for name in curl hlsjs videojs; do ln -s stream "$TMP/event/$name"; done
 cat > "$TMP/event-origin.py" <<'PY'
 import http.server, os, sys, time
 root, port, step = sys.argv[1], int(sys.argv[2]), float(sys.argv[3])
-start = time.time()
+starts = {}
 class Handler(http.server.SimpleHTTPRequestHandler):
     def __init__(self, *a, **k): super().__init__(*a, directory=root, **k)
     def log_message(self, *a): pass
     def do_GET(self):
-        if self.path.split('?')[0] != '/v0/index.m3u8': return super().do_GET()
-        count = min(3, 1 + int((time.time() - start) / step))
+        parts = self.path.split('?')[0].split('/')
+        if len(parts) != 4 or parts[2:] != ['v0', 'index.m3u8']: return super().do_GET()
+        name = parts[1]
+        count = min(3, 1 + int((time.time() - starts.setdefault(name, time.time())) / step))
         lines = ['#EXTM3U', '#EXT-X-VERSION:3', '#EXT-X-TARGETDURATION:4', '#EXT-X-MEDIA-SEQUENCE:0', '#EXT-X-PLAYLIST-TYPE:EVENT']
         for i in range(count): lines += ['#EXTINF:4.000000,', 'seg%03d.ts' % i]
         if count == 3: lines.append('#EXT-X-ENDLIST')
         body = ('\n'.join(lines) + '\n').encode()
+        with open(os.path.join(root, 'served-%s.log' % name), 'a') as log: log.write('%d\n' % count)
         self.send_response(200); self.send_header('Content-Type', 'application/vnd.apple.mpegurl')
         self.send_header('Content-Length', str(len(body))); self.send_header('Cache-Control', 'no-cache'); self.end_headers()
         self.wfile.write(body)
 http.server.ThreadingHTTPServer(('127.0.0.1', port), Handler).serve_forever()
 PY
-start_event_origin() { python3 "$TMP/event-origin.py" "$TMP/event" "$ORIGIN_PORT" "${1:-3}" & PIDS+=($!); }
+python3 "$TMP/event-origin.py" "$TMP/event" "$ORIGIN_PORT" 2 & PIDS+=($!)
+# Segment counts the origin served for <name>, in order.
+served() { tr '\n' ' ' < "$TMP/event/served-$1.log"; }
+# The event grew while <name> was played: first served with 1 segment, last with all 3 (and ENDLIST).
+saw_growth() { [ "$(head -1 "$TMP/event/served-$1.log")" = 1 ] && [ "$(tail -1 "$TMP/event/served-$1.log")" = 3 ]; }
 
 cat > "$TMP/config.json" <<JSON
 {
@@ -57,7 +67,7 @@ cat > "$TMP/config.json" <<JSON
           "source": "subs/en.vtt", "mode": "segmented" },
         { "id": "after", "name": "After the splices", "language": "fr",
           "source": "subs/after.vtt", "mode": "single" } ] },
-    { "name": "event", "masters": ["/event/master.m3u8"],
+    { "name": "event", "masters": ["/event/*/master.m3u8"],
       "tracks": [
         { "id": "en", "name": "English", "language": "en", "default": true, "autoselect": true,
           "source": "/subtitles/en.vtt", "mode": "segmented" } ] }
@@ -110,9 +120,8 @@ print(cues[1][0] if len(cues) > 1 else "")' "$TMP/$player.json" 2>/dev/null || t
 done
 
 # ---- 2. the EVENT playlist that grows -----------------------------------------------------------
-EVENT="$B/event/master.m3u8"
-start_event_origin 3
-for _ in $(seq 50); do curl -fs --max-time 2 -o /dev/null "http://127.0.0.1:$ORIGIN_PORT/master.m3u8" && break; sleep 0.1; done
+for _ in $(seq 50); do curl -fs --max-time 2 -o /dev/null "http://127.0.0.1:$ORIGIN_PORT/stream/master.m3u8" && break; sleep 0.1; done
+EVENT="$B/event/curl/master.m3u8"
 curl -fsS --max-time 10 -o "$TMP/event-master" "$EVENT" || fail "GET the EVENT master"
 uri=$(grep -m1 '^#EXT-X-MEDIA:TYPE=SUBTITLES' "$TMP/event-master" | sed 's/.*URI="\([^"]*\)".*/\1/')
 curl -fsS --max-time 10 -D "$TMP/event-h1" -o "$TMP/event-sub1" "$B$uri" || fail "GET $uri"
@@ -123,21 +132,22 @@ grep -q '^#EXT-X-PLAYLIST-TYPE:EVENT$' "$TMP/event-sub1" || fail "the subtitle p
 grep -qi '^cache-control: max-age=1' "$TMP/event-h1" || fail "the growing subtitle playlist is cached longer than the master TTL: $(grep -i '^cache-control' "$TMP/event-h1")"
 echo "ok   EVENT at the start: subtitle playlist EVENT, 1 segment, no ENDLIST, max-age=1 (the master TTL)"
 # It follows the video's growth once the master TTL has passed; ENDLIST once the video has it.
+seen=""
 for _ in $(seq 40); do
   curl -fsS --max-time 10 -o "$TMP/event-sub2" "$B$uri" || fail "GET $uri"
+  n=$(segments "$TMP/event-sub2"); grep -q '^#EXT-X-ENDLIST' "$TMP/event-sub2" && n="$n+ENDLIST"
+  case " $seen " in *" $n "*) ;; *) seen="$seen $n" ;; esac
   grep -q '^#EXT-X-ENDLIST' "$TMP/event-sub2" && break
-  sleep 0.5
+  sleep 0.3
 done
-grep -q '^#EXT-X-ENDLIST' "$TMP/event-sub2" || fail "the subtitle playlist never got ENDLIST: $(cat "$TMP/event-sub2")"
-[ "$(segments "$TMP/event-sub2")" = 3 ] || fail "the finished EVENT's subtitle playlist lists $(segments "$TMP/event-sub2") segments, not 3"
-echo "ok   EVENT grown: 3 segments and ENDLIST once the video's playlist has them"
+[ "$seen" = " 1 2 3+ENDLIST" ] || fail "the subtitle playlist went through$seen segments, not 1 2 3+ENDLIST"
+echo "ok   EVENT grown: the subtitle playlist went through 1, 2, then 3 segments with ENDLIST, as the video's did (served: $(served curl))"
 
-# A fresh start for the players, so the segments that carry the later cues are added while they play.
-kill "${PIDS[-1]}" 2>/dev/null || true; wait "${PIDS[-1]}" 2>/dev/null || true
-start_event_origin 4
-for _ in $(seq 50); do curl -fs --max-time 2 -o /dev/null "http://127.0.0.1:$ORIGIN_PORT/master.m3u8" && break; sleep 0.1; done
-# en.vtt: 4 cues; those at 6 s and 8.5 s are only in segments 1 and 2, added 4 and 8 s after the start.
-out=$(EXPECT_LANGS=en MIN_CUES=4 bash "$CLIENTS/check_hlsjs.sh" "$EVENT") || fail "hls.js on the EVENT: $out"
-echo "$out"
-echo "ok   hls.js on the EVENT: all 4 cues, including those of the segments added after the start"
+# en.vtt has 4 cues; those at 6 s and 8.5 s are only in segments 1 and 2, added 2 and 4 s after the first request.
+for player in hlsjs videojs; do
+  out=$(EXPECT_LANGS=en MIN_CUES=4 bash "$CLIENTS/check_$player.sh" "$B/event/$player/master.m3u8") || fail "$player on the EVENT: $out"
+  echo "$out"
+  saw_growth "$player" || fail "$player: the EVENT did not grow while it played (origin served segment counts $(served "$player"))"
+  echo "ok   $player on the EVENT: all 4 cues, those of segments added while it played too (origin served segment counts $(served "$player"))"
+done
 echo "discontinuity-event: all passed"
