@@ -5,6 +5,8 @@ public struct MediaPlaylist: Sendable, Equatable {
     public var targetDuration: Int?
     /// EXT-X-MEDIA-SEQUENCE, when present and a valid integer.
     public var mediaSequence: Int?
+    /// EXT-X-DISCONTINUITY-SEQUENCE, when present and a valid integer (RFC 8216 §4.3.3.3).
+    public var discontinuitySequence: Int?
     /// EXT-X-PLAYLIST-TYPE (`VOD` or `EVENT`), as written.
     public var playlistType: String?
     /// True when the playlist has EXT-X-ENDLIST: no more segments will be added.
@@ -31,8 +33,8 @@ public struct MediaPlaylist: Sendable, Equatable {
     /// Throws `.notAPlaylist`, `.notAMediaPlaylist` for a master, `.invalidSegmentDuration` for an EXTINF
     /// that is not a non-negative decimal number, `.invalidByteRange` for a bad EXT-X-BYTERANGE and
     /// `.missingSegmentDuration` for a URI with no EXTINF before it: a duration is never guessed, since a
-    /// wrong one would mistime every later subtitle segment. Unparsable TARGETDURATION and MEDIA-SEQUENCE
-    /// read as nil. URIs may have spaces or tabs around them; lines may end in LF or CRLF.
+    /// wrong one would mistime every later subtitle segment. Unparsable TARGETDURATION, MEDIA-SEQUENCE and
+    /// DISCONTINUITY-SEQUENCE read as nil. URIs may have spaces or tabs around them; lines may end in LF or CRLF.
     public static func parse(_ bytes: [UInt8]) throws(PlaylistError) -> MediaPlaylist {
         let playlist = try Playlist.parse(bytes)
         guard !playlist.isMaster else { throw .notAMediaPlaylist }
@@ -41,14 +43,17 @@ public struct MediaPlaylist: Sendable, Equatable {
         var pendingByteRange: MediaSegment.ByteRange?
         var mapURI: String?
         var mapByteRange: MediaSegment.ByteRange?
+        var pendingDiscontinuity = false
         for (index, line) in playlist.lines.enumerated() {
             let lineNumber = index + 1
             if let uri = line.uri {
                 guard let duration = pendingDuration else { throw .missingSegmentDuration(line: lineNumber) }
                 result.segments.append(MediaSegment(
-                    duration: duration, uri: uri, byteRange: pendingByteRange, mapURI: mapURI, mapByteRange: mapByteRange
+                    duration: duration, uri: uri, byteRange: pendingByteRange, mapURI: mapURI, mapByteRange: mapByteRange,
+                    discontinuity: pendingDiscontinuity
                 ))
                 pendingDuration = nil
+                pendingDiscontinuity = false
                 pendingByteRange = nil
                 continue
             }
@@ -76,6 +81,11 @@ public struct MediaPlaylist: Sendable, Equatable {
                 result.targetDuration = value.flatMap { Int($0) }
             case "EXT-X-MEDIA-SEQUENCE":
                 result.mediaSequence = value.flatMap { Int($0) }
+            case "EXT-X-DISCONTINUITY-SEQUENCE":
+                result.discontinuitySequence = value.flatMap { Int($0) }
+            case "EXT-X-DISCONTINUITY":
+                // RFC 8216 §4.3.2.3: applies to the segment that follows.
+                pendingDiscontinuity = true
             case "EXT-X-PLAYLIST-TYPE":
                 result.playlistType = value.map(String.init)
             case "EXT-X-ENDLIST":

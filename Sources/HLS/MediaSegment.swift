@@ -45,8 +45,15 @@ public struct MediaSegment: Sendable, Equatable {
     /// The BYTERANGE of that EXT-X-MAP, if any.
     public var mapByteRange: ByteRange?
 
+    /// True when an EXT-X-DISCONTINUITY precedes the segment: its timestamps need not follow the previous one's.
+    public var discontinuity: Bool
+
     /// Makes a segment.
-    public init(duration: Double, uri: String, byteRange: ByteRange? = nil, mapURI: String? = nil, mapByteRange: ByteRange? = nil) {
+    public init(
+        duration: Double, uri: String, byteRange: ByteRange? = nil, mapURI: String? = nil, mapByteRange: ByteRange? = nil,
+        discontinuity: Bool = false
+    ) {
+        self.discontinuity = discontinuity
         self.duration = duration
         self.uri = uri
         self.byteRange = byteRange

@@ -1,6 +1,7 @@
 extension SubtitlePlaylistBuilder {
     /// The playlist for `durations` (see the type's documentation for the rules).
-    static func makePlaylist(durations: [Double], uri: (Int) -> String, playlistType: String?) -> [UInt8] {
+    static func makePlaylist(durations: [Double], uri: (Int) -> String, shape: SubtitlePlaylistShape) -> [UInt8] {
+        let playlistType = shape.playlistType
         var lengths = durations.map { milliseconds(sanitized($0)) }
         if lengths.allSatisfy({ $0 == 0 }) {
             lengths = [milliseconds(fallbackDuration)]
@@ -10,17 +11,24 @@ extension SubtitlePlaylistBuilder {
         let longest = lengths.max() ?? 0
         let target = max(1, (longest + 999) / 1000)
         var text = "#EXTM3U\n#EXT-X-VERSION:3\n#EXT-X-TARGETDURATION:\(target)\n#EXT-X-MEDIA-SEQUENCE:0\n"
+        // RFC 8216 §6.2.2: renditions' discontinuity sequence numbers must agree (AVPlayer stalls otherwise).
+        if let sequence = shape.discontinuitySequence, sequence >= 0 {
+            text += "#EXT-X-DISCONTINUITY-SEQUENCE:\(sequence)\n"
+        }
         // RFC 8216 §6.2.4: the subtitle playlist's type must match the variants'; only the two legal
         // values are written, anything else from an origin is left out.
         if let playlistType, playlistType == "VOD" || playlistType == "EVENT" {
             text += "#EXT-X-PLAYLIST-TYPE:\(playlistType)\n"
         }
         for (index, length) in lengths.enumerated() {
+            // RFC 8216 §4.3.2.3: the tag goes before the first segment of the new part.
+            if shape.discontinuities.contains(index) { text += "#EXT-X-DISCONTINUITY\n" }
             // RFC 8216 §4.3.2.1: the comma is part of the EXTINF grammar, title or not.
             text += "#EXTINF:\(decimalText(milliseconds: length)),\n"
             text += singleLine(uri(index)) + "\n"
         }
-        text += "#EXT-X-ENDLIST\n"
+        // RFC 8216 §4.3.3.4: no ENDLIST while the video may still grow (EVENT or live).
+        if shape.ended { text += "#EXT-X-ENDLIST\n" }
         return Array(text.utf8)
     }
 

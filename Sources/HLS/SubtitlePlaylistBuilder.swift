@@ -2,7 +2,9 @@
 ///
 /// Output: `#EXTM3U`, `#EXT-X-VERSION:3` (decimal EXTINF, §7), `#EXT-X-TARGETDURATION` (ceil of the
 /// longest segment, at least 1), `#EXT-X-MEDIA-SEQUENCE:0`, `#EXT-X-PLAYLIST-TYPE` when given, one
-/// `#EXTINF:<d>,` and URI per segment, `#EXT-X-ENDLIST`; LF line endings.
+/// `#EXTINF:<d>,` and URI per segment, `#EXT-X-ENDLIST`; LF line endings. With a `SubtitlePlaylistShape`:
+/// `#EXT-X-DISCONTINUITY-SEQUENCE` and `#EXT-X-DISCONTINUITY` where the video has them, and no
+/// `#EXT-X-ENDLIST` while the video's playlist has none.
 ///
 /// Durations that are NaN, infinite or negative count as 0 and are capped at `maximumDuration`. A
 /// presentation of no length at all (a zero, bad or empty duration list) still gets a valid playlist:
@@ -18,12 +20,17 @@ public enum SubtitlePlaylistBuilder {
     /// A playlist with one segment covering the whole presentation (what an in-app resource loader
     /// serves; legal because VOD subtitle renditions may have their own target duration, §6.2.4).
     public static func single(duration: Double, uri: String, playlistType: String? = "VOD") -> [UInt8] {
-        makePlaylist(durations: [duration], uri: { _ in uri }, playlistType: playlistType)
+        makePlaylist(durations: [duration], uri: { _ in uri }, shape: SubtitlePlaylistShape(playlistType: playlistType))
     }
 
     /// A playlist with one segment per duration; `uri(i)` names segment `i` (it should end in `.vtt`).
     public static func segmented(durations: [Double], uri: (Int) -> String, playlistType: String? = "VOD") -> [UInt8] {
-        makePlaylist(durations: durations, uri: uri, playlistType: playlistType)
+        makePlaylist(durations: durations, uri: uri, shape: SubtitlePlaylistShape(playlistType: playlistType))
+    }
+
+    /// A playlist with one segment per duration, mirroring the video's discontinuities, type and growth.
+    public static func segmented(durations: [Double], uri: (Int) -> String, shape: SubtitlePlaylistShape) -> [UInt8] {
+        makePlaylist(durations: durations, uri: uri, shape: shape)
     }
 
     /// Splits `totalDuration` into windows of `segmentDuration` (the last one shorter), for when no

@@ -14,4 +14,11 @@ extension WebVTTDocument {
         updated.headerLines.insert(map.headerLine, at: 0)
         return updated
     }
+
+    /// The document without any `X-TIMESTAMP-MAP` header line.
+    public func removingTimestampMap() -> WebVTTDocument {
+        var updated = self
+        updated.headerLines.removeAll { $0.hasPrefix("X-TIMESTAMP-MAP") }
+        return updated
+    }
 }

@@ -41,6 +41,7 @@ struct SubtitleCueLoader: Sendable {
         var document: WebVTTDocument
         var isFallback = false
         var unmappedForNow = false
+        var mapFromOperator = false
         do {
             document = try await loadSource(track, master: master, request: request)
         } catch let failure as SubtitleSourceFailure {
@@ -76,8 +77,10 @@ struct SubtitleCueLoader: Sendable {
             // Config overrides whatever the source said.
             document = document.settingTimestampMap(TimestampMap(mpegts: ticks, local: 0), keepExisting: false)
             logger.debug("timestamp map", [("track", track.id), ("mpegts", String(ticks)), ("source", "config mpegts")])
+            mapFromOperator = true
         } else if let kept = document.timestampMap {
             logger.debug("timestamp map", [("track", track.id), ("mpegts", String(kept.mpegts)), ("source", "kept from the subtitle source")])
+            mapFromOperator = true
         } else {
             let start = try await timelines.presentationStart(master, request: request)
             if let ticks = start.ticks {
@@ -88,7 +91,7 @@ struct SubtitleCueLoader: Sendable {
             // it from us, they are as provisional as the empty fallback and kept as briefly.
             unmappedForNow = start.ticks == nil && start.transient
         }
-        return SubtitleTrackCues(document: document, isFallback: isFallback || unmappedForNow)
+        return SubtitleTrackCues(document: document, isFallback: isFallback || unmappedForNow, mapFromOperator: mapFromOperator)
     }
 
     /// `WEBVTT` and a blank line: the smallest valid track.

@@ -9,6 +9,8 @@ struct SubtitleResponder: Sendable {
     let timelines: VideoTimelineReader
     /// `Cache-Control` of synthesized subtitle responses, made once.
     let cacheControl: String
+    /// Tracks already logged as served segmented although configured `single`, and the like.
+    let notices = OnceNotices()
 
     /// Serves a synthesized subtitle playlist or WebVTT file.
     func serve(_ url: SubtitleURL, request: HTTPRequest) async throws -> RouteResponse {
@@ -22,7 +24,7 @@ struct SubtitleResponder: Sendable {
             let body: [UInt8]
             // Made without the timeline a failed fetch withheld: provisional, like the empty fallback.
             var fromFallback = timelineFailed
-            switch track.mode {
+            switch effectiveMode(track, set: set, timeline: timeline) {
             case .single:
                 var duration = timeline?.duration ?? 0
                 if duration <= 0 {
@@ -34,27 +36,33 @@ struct SubtitleResponder: Sendable {
             case .segmented:
                 let (durations, fallback) = try await windows(for: track, set: set, master: master, timeline: timeline, request: request)
                 fromFallback = fromFallback || fallback
-                body = SubtitlePlaylistBuilder.segmented(durations: durations, uri: { "\($0).vtt" }, playlistType: timeline?.playlistType ?? "VOD")
+                body = SubtitlePlaylistBuilder.segmented(durations: durations, uri: { "\($0).vtt" }, shape: shape(of: timeline, track: track, set: set))
             }
-            return RouteResponse(route: .subtitlePlaylist, response: .makePlaylist(TaggedBody(body), cacheControl: cacheControl(fallback: fromFallback)))
+            let control = timeline?.ended == false ? growingCacheControl(fallback: fromFallback) : cacheControl(fallback: fromFallback)
+            return RouteResponse(route: .subtitlePlaylist, response: .makePlaylist(TaggedBody(body), cacheControl: control))
         case .segment(let index):
             // Held to the end of the request, so requests arriving meanwhile share this one document.
             let cues = try await cues.cues(set: set, track: track, master: master, request: request)
             let file: TaggedBody
-            switch track.mode {
+            let mode = effectiveMode(track, set: set, timeline: timeline)
+            var partUnmappedForNow = false
+            switch mode {
             case .single:
                 guard index == 0 else { throw ProxyError.notFound("a single-file subtitle track has only segment 0") }
                 file = cues.wholeFile()
             case .segmented:
                 let (durations, _) = try await windows(for: track, set: set, master: master, timeline: timeline, request: request)
+                guard durations.indices.contains(index) else { throw ProxyError.notFound("no subtitle segment \(index)") }
+                let (map, transient) = try await segmentMap(index, cues: cues, master: master, timeline: timeline, request: request)
+                partUnmappedForNow = transient
                 // Only the window asked for is cut out: the whole split would copy every cue per request.
-                guard let segment = cues.segmentFile(index, boundaries: SubtitlePlaylistBuilder.boundaries(durations: durations)) else {
+                guard let segment = cues.segmentFile(index, boundaries: boundaries(durations, timeline: timeline), map: map) else {
                     throw ProxyError.notFound("no subtitle segment \(index)")
                 }
                 file = segment
             }
             // A segment cut from fixed windows because the timeline's fetch failed is provisional too.
-            let provisional = cues.isFallback || (track.mode == .segmented && timelineFailed)
+            let provisional = cues.isFallback || partUnmappedForNow || (mode == .segmented && timelineFailed)
             let response = HTTPResponse.makeTagged(file, contentType: MediaType.webVTT, cacheControl: cacheControl(fallback: provisional))
             return RouteResponse(route: .subtitle, response: response)
         }

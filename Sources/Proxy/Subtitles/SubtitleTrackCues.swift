@@ -8,33 +8,54 @@ import Synchronization
 final class SubtitleTrackCues: Sendable {
     let document: WebVTTDocument
     let isFallback: Bool
+    /// True when the document's X-TIMESTAMP-MAP came from the config or the source itself: it is kept
+    /// as is in every segment, discontinuities or not.
+    let mapFromOperator: Bool
     /// WebVTT files already made from this document, by segment index (single mode: 0 with no
-    /// boundaries), each with the boundaries it was cut at and its ETag: a file is serialized and
-    /// hashed once per document, not per response. They live as long as the document does.
-    private let files = Mutex<[Int: (boundaries: [Int64]?, body: TaggedBody)]>([:])
+    /// boundaries), each with the boundaries and header map it was cut with and its ETag: a file is
+    /// serialized and hashed once per document, not per response. They live as long as the document does.
+    private let files = Mutex<[Int: (boundaries: [Int64]?, map: SegmentMap, body: TaggedBody)]>([:])
 
-    init(document: WebVTTDocument, isFallback: Bool) {
+    /// The X-TIMESTAMP-MAP a segment file carries.
+    enum SegmentMap: Equatable {
+        /// The document's own (the first part's, or none).
+        case document
+        /// Another part's (RFC 8216 §3.5: each part after a discontinuity maps to its own PTS).
+        case part(TimestampMap)
+        /// None: that part's PTS could not be read.
+        case none
+    }
+
+    init(document: WebVTTDocument, isFallback: Bool, mapFromOperator: Bool = false) {
         self.document = document
         self.isFallback = isFallback
+        self.mapFromOperator = mapFromOperator
     }
 
     /// The whole document as one WebVTT file (single mode).
     func wholeFile() -> TaggedBody {
-        file(0, boundaries: nil) { $0.serialized() } ?? TaggedBody(document.serialized())
+        file(0, boundaries: nil, map: .document) { $0.serialized() } ?? TaggedBody(document.serialized())
     }
 
-    /// Segment `index` cut at `boundaries` (segmented mode), or nil when there is no such segment.
-    func segmentFile(_ index: Int, boundaries: [Int64]) -> TaggedBody? {
-        file(index, boundaries: boundaries) { $0.segment(index, boundaries: boundaries)?.serialized() }
+    /// Segment `index` cut at `boundaries` (segmented mode) with header map `map`, or nil when there is no such segment.
+    func segmentFile(_ index: Int, boundaries: [Int64], map: SegmentMap = .document) -> TaggedBody? {
+        file(index, boundaries: boundaries, map: map) { document in
+            guard let segment = document.segment(index, boundaries: boundaries) else { return nil }
+            switch map {
+            case .document: return segment.serialized()
+            case .part(let partMap): return segment.settingTimestampMap(partMap, keepExisting: false).serialized()
+            case .none: return segment.removingTimestampMap().serialized()
+            }
+        }
     }
 
-    private func file(_ index: Int, boundaries: [Int64]?, make: (WebVTTDocument) -> [UInt8]?) -> TaggedBody? {
-        // A different timeline (other boundaries) gives other bytes: made again, and kept instead.
-        if let made = files.withLock({ $0[index] }), made.boundaries == boundaries { return made.body }
+    private func file(_ index: Int, boundaries: [Int64]?, map: SegmentMap, make: (WebVTTDocument) -> [UInt8]?) -> TaggedBody? {
+        // A different timeline (other boundaries or map) gives other bytes: made again, and kept instead.
+        if let made = files.withLock({ $0[index] }), made.boundaries == boundaries, made.map == map { return made.body }
         // Made outside the lock: two first requests may both make it, and store the same bytes.
         guard let bytes = make(document) else { return nil }
         let body = TaggedBody(bytes)
-        files.withLock { $0[index] = (boundaries, body) }
+        files.withLock { $0[index] = (boundaries, map, body) }
         return body
     }
 }

@@ -35,14 +35,12 @@ struct VideoTimelineReader: Sendable {
                 return (nil, false)
             }
             let media = try MediaPlaylist.parse(fetchedMedia.body)
-            let first = media.segments.first
-            let timeline = VideoTimeline(
-                durations: media.segments.map(\.duration),
-                playlistType: media.playlistType,
-                firstSegmentURL: first.flatMap { URLReference.resolve($0.uri, against: fetchedMedia.finalURL) },
-                initSegmentURL: first?.mapURI.flatMap { URLReference.resolve($0, against: fetchedMedia.finalURL) }
-            )
-            timelines.store(timeline, for: key, cost: 64 + 8 * timeline.durations.count, ttl: ConfigSeconds.duration(config.cache.subtitleTTL))
+            let timeline = Self.makeTimeline(media, base: fetchedMedia.finalURL)
+            // A growing playlist (EVENT or live) is read again once the media playlist's own cache entry
+            // (cache.master_ttl_seconds) is stale, so players reloading the subtitle playlist see new segments.
+            if timeline.ended {
+                timelines.store(timeline, for: key, cost: 64 + 8 * timeline.durations.count, ttl: ConfigSeconds.duration(config.cache.subtitleTTL))
+            }
             return (timeline, false)
         } catch let shed as OriginError where shed.isShed {
             throw shed
@@ -52,18 +50,56 @@ struct VideoTimelineReader: Sendable {
         }
     }
 
+    /// The timeline of a parsed variant playlist, its URIs resolved against `base`.
+    static func makeTimeline(_ media: MediaPlaylist, base: String) -> VideoTimeline {
+        let first = media.segments.first
+        var parts: [VideoPart] = []
+        for (index, segment) in media.segments.enumerated() where index == 0 || segment.discontinuity {
+            parts.append(VideoPart(
+                firstSegment: index,
+                segmentURL: URLReference.resolve(segment.uri, against: base),
+                initSegmentURL: segment.mapURI.flatMap { URLReference.resolve($0, against: base) }
+            ))
+        }
+        return VideoTimeline(
+            durations: media.segments.map(\.duration),
+            playlistType: media.playlistType,
+            firstSegmentURL: first.flatMap { URLReference.resolve($0.uri, against: base) },
+            initSegmentURL: first?.mapURI.flatMap { URLReference.resolve($0, against: base) },
+            parts: parts,
+            discontinuitySequence: media.discontinuitySequence,
+            // RFC 8216 §4.3.3.5: a VOD playlist cannot change, whether or not it ends in ENDLIST.
+            ended: media.hasEndList || media.playlistType == "VOD"
+        )
+    }
+
     /// The first presentation timestamp of the master's first variant's first segment, 90 kHz ticks;
     /// nil when it cannot be had, `transient` when that was an origin's error status or a failed fetch
     /// (the next try may succeed) rather than the video (no segment, not TS or fragmented MP4).
     /// Throws only `OriginError.overloaded`.
     /// `source` says, for debug lines, where the value came from or why there is none (URLs redacted).
     func presentationStart(_ master: OriginTarget, request: HTTPRequest) async throws -> (ticks: Int64?, transient: Bool, source: String) {
-        let key = MemoryCacheKey.make(master.url, target: master, request: request)
-        if let hit = timestamps.value(for: key) { return (hit, false, "read earlier from the video's first segment (cached)") }
+        try await partStart(master, part: 0, request: request)
+    }
+
+    /// The first presentation timestamp of part `part` (after its discontinuity) of the first variant,
+    /// read from that part's first segment the first time it is asked for and cached like the first
+    /// part's; the same fallbacks as `presentationStart`.
+    func partStart(_ master: OriginTarget, part: Int, request: HTTPRequest) async throws -> (ticks: Int64?, transient: Bool, source: String) {
+        let firstKey = MemoryCacheKey.make(master.url, target: master, request: request)
+        let which = part == 0 ? "first segment" : "first segment of part \(part)"
+        if part == 0, let hit = timestamps.value(for: firstKey) { return (hit, false, "read earlier from the video's \(which) (cached)") }
         let (found, timelineFailed) = try await videoTimeline(master, request: request)
         guard let timeline = found else { return (nil, timelineFailed, "none: the master's first variant could not be read") }
-        guard let segmentURL = timeline.firstSegmentURL else { return (nil, false, "none: the first variant has no segment") }
-        guard fetcher.mayFetchDerived(segmentURL, master: master) else { return (nil, false, "none: the first segment's host may not be fetched") }
+        let videoPart = timeline.parts.indices.contains(part) ? timeline.parts[part] : nil
+        guard let segmentURL = videoPart?.segmentURL ?? (part == 0 ? timeline.firstSegmentURL : nil) else {
+            return (nil, false, "none: the first variant has no \(which)")
+        }
+        // A later part's PTS is keyed by its first segment, not its number: in a sliding window the
+        // numbers shift as old parts leave, the segment stays what it is.
+        let key = part == 0 ? firstKey : MemoryCacheKey.make(master.url, target: master, request: request, qualifiers: ["part", segmentURL])
+        if part > 0, let hit = timestamps.value(for: key) { return (hit, false, "read earlier from the video's \(which) (cached)") }
+        guard fetcher.mayFetchDerived(segmentURL, master: master) else { return (nil, false, "none: the \(which)'s host may not be fetched") }
         let shownURL = logger.isEnabled(.debug) ? ProxyLogger.redactedURL(segmentURL) : ""
         do {
             let limit = config.limits.maxProxyBodyBytes
@@ -71,7 +107,7 @@ struct VideoTimelineReader: Sendable {
             guard (200..<300).contains(segment.status) else { return (nil, true, "none: segment \(shownURL) answered \(segment.status)") }
             let ticks: Int64
             let source: String
-            if let initURL = timeline.initSegmentURL, fetcher.mayFetchDerived(initURL, master: master) {
+            if let initURL = videoPart?.initSegmentURL ?? timeline.initSegmentURL, fetcher.mayFetchDerived(initURL, master: master) {
                 let (initSegment, _) = try await fetcher.fetch(initURL, kind: "segment", maxBytes: limit, mount: master.mount, request: request)
                 guard (200..<300).contains(initSegment.status) else { return (nil, true, "none: init segment answered \(initSegment.status)") }
                 ticks = try FragmentedMP4Reader.firstPTS(initSegment: initSegment.body, mediaSegment: segment.body)
@@ -85,9 +121,15 @@ struct VideoTimelineReader: Sendable {
         } catch let shed as OriginError where shed.isShed {
             throw shed
         } catch {
-            logger.log(.warn, "first PTS unavailable; subtitles go without X-TIMESTAMP-MAP", [
-                ("master", master.proxyTarget), ("error", String(describing: error)),
-            ])
+            if part == 0 {
+                logger.log(.warn, "first PTS unavailable; subtitles go without X-TIMESTAMP-MAP", [
+                    ("master", master.proxyTarget), ("error", String(describing: error)),
+                ])
+            } else {
+                logger.log(.warn, "part PTS unavailable; that part's subtitle segments go without X-TIMESTAMP-MAP", [
+                    ("master", master.proxyTarget), ("part", String(part)), ("error", String(describing: error)),
+                ])
+            }
             return (nil, error is OriginError, "none: segment \(shownURL) unreadable (\(type(of: error)))")
         }
     }

@@ -1,0 +1,20 @@
+/// What a synthesized subtitle playlist mirrors of the video's media playlist besides its durations
+/// (RFC 8216 §6.2.4: renditions must agree on playlist type, discontinuities and growth).
+public struct SubtitlePlaylistShape: Sendable, Equatable {
+    /// EXT-X-PLAYLIST-TYPE to write (`VOD` or `EVENT`; anything else, or nil, writes none).
+    public var playlistType: String?
+    /// Indices of the segments preceded by EXT-X-DISCONTINUITY.
+    public var discontinuities: Set<Int>
+    /// EXT-X-DISCONTINUITY-SEQUENCE to write, or nil for none (RFC 8216 §4.3.3.3: then it is 0).
+    public var discontinuitySequence: Int?
+    /// Whether the playlist ends (EXT-X-ENDLIST): false while the video's playlist still grows.
+    public var ended: Bool
+
+    /// Makes a shape; the default is a finished VOD playlist without discontinuities.
+    public init(playlistType: String? = "VOD", discontinuities: Set<Int> = [], discontinuitySequence: Int? = nil, ended: Bool = true) {
+        self.playlistType = playlistType
+        self.discontinuities = discontinuities
+        self.discontinuitySequence = discontinuitySequence
+        self.ended = ended
+    }
+}

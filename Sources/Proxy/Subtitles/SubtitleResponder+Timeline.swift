@@ -1,0 +1,76 @@
+import HLS
+import HTTPServer
+
+/// How subtitle playlists and segments follow the video's timeline: discontinuities (each part with its
+/// own X-TIMESTAMP-MAP), playlist type and growth (SPEC "Subtitle playlists and files").
+extension SubtitleResponder {
+    var logger: ProxyLogger { timelines.logger }
+
+    /// The mode a track is served in: a `single` track cannot mirror discontinuities or growth, so on
+    /// such a video it is served segmented (logged once per track).
+    func effectiveMode(_ track: TrackConfig, set: SubtitleSet, timeline: VideoTimeline?) -> TrackConfig.SubtitleMode {
+        guard track.mode == .single, let timeline, timeline.parts.count > 1 || !timeline.ended else { return track.mode }
+        if notices.isFirst("segmented:\(set.name)/\(track.id)") {
+            logger.log(.info, "single-mode subtitle track served segmented: the video has discontinuities or grows", [
+                ("set", set.name), ("track", track.id),
+                ("discontinuities", String(max(0, timeline.parts.count - 1))), ("ended", String(timeline.ended)),
+            ])
+        }
+        return .segmented
+    }
+
+    /// What the subtitle playlist mirrors of the video's playlist besides its durations.
+    func shape(of timeline: VideoTimeline?, track: TrackConfig, set: SubtitleSet) -> SubtitlePlaylistShape {
+        guard let timeline else { return SubtitlePlaylistShape() }
+        let discontinuities = Set(timeline.parts.map(\.firstSegment).filter { $0 > 0 })
+        if !timeline.ended, timeline.playlistType == nil, notices.isFirst("live:\(set.name)/\(track.id)") {
+            // A sliding window's MEDIA-SEQUENCE is not mirrored: its segments are listed from 0 like an
+            // EVENT's, without the type line.
+            logger.log(.info, "live playlist without EXT-X-PLAYLIST-TYPE: subtitles follow it like EVENT, from the current window", [
+                ("set", set.name), ("track", track.id),
+            ])
+        }
+        return SubtitlePlaylistShape(
+            playlistType: timeline.playlistType ?? (timeline.ended ? "VOD" : nil),
+            discontinuities: discontinuities,
+            discontinuitySequence: timeline.discontinuitySequence ?? (discontinuities.isEmpty ? nil : 0),
+            ended: timeline.ended
+        )
+    }
+
+    /// Segment start times for cutting cues. While the video grows, the last window closes at the end of
+    /// the last segment: its cues must not change when the next segment is added.
+    func boundaries(_ durations: [Double], timeline: VideoTimeline?) -> [Int64] {
+        // One more start, at the end of the last segment: the last window gets an end.
+        SubtitlePlaylistBuilder.boundaries(durations: timeline?.ended == false ? durations + [0] : durations)
+    }
+
+    /// The X-TIMESTAMP-MAP of segment `index`: the document's in the first part; in part k after a
+    /// discontinuity, MPEGTS = that part's first PTS and LOCAL = the presentation time where it starts,
+    /// so cues on the programme's timeline map to that part's PTS (RFC 8216 §3.5, §6.2.4). A map from
+    /// the config or the source is kept everywhere. `transient` when a failed fetch withheld the part's PTS.
+    func segmentMap(
+        _ index: Int, cues: SubtitleTrackCues, master: OriginTarget, timeline: VideoTimeline?, request: HTTPRequest
+    ) async throws -> (map: SubtitleTrackCues.SegmentMap, transient: Bool) {
+        guard !cues.mapFromOperator, let timeline else { return (.document, false) }
+        let part = timeline.part(containing: index)
+        guard part > 0, timeline.parts.indices.contains(part) else { return (.document, false) }
+        let start = try await timelines.partStart(master, part: part, request: request)
+        logger.debug("timestamp map", [
+            ("part", String(part)), ("mpegts", start.ticks.map { String($0) } ?? "none"), ("source", start.source),
+        ])
+        guard let ticks = start.ticks else { return (.none, start.transient) }
+        let firstSegment = timeline.parts[part].firstSegment
+        let starts = SubtitlePlaylistBuilder.boundaries(durations: Array(timeline.durations.prefix(firstSegment + 1)))
+        let local = starts.last ?? 0
+        return (.part(TimestampMap(mpegts: ticks, local: local)), false)
+    }
+
+    /// `max-age` of a playlist that still grows: no longer than the master TTL, so a reloading player sees
+    /// new segments as soon as the proxy does.
+    func growingCacheControl(fallback: Bool) -> String {
+        var seconds = min(config.cache.masterTTL, config.cache.subtitleTTL)
+        if fallback { seconds = min(seconds, config.cache.fallbackTTL) }
+        return "max-age=\(ConfigSeconds.maxAge(seconds))"
+    }
+}
