@@ -1,12 +1,7 @@
 import Foundation
 import Testing
+import TestSupport
 @testable import HLS
-
-private func fixture(_ path: String) throws -> [UInt8] {
-    let url = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .appendingPathComponent("Fixtures").appendingPathComponent(path)
-    return Array(try Data(contentsOf: url))
-}
 
 /// WebVTT in MP4 (ISO/IEC 14496-30 `wvtt` sample entries) read by MP4TextTrackReader.
 @Suite struct MP4WebVTTReaderTests {

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 @testable import HLS
 
 /// A TTML document in the TTML namespace with the usual prefixes bound; `head` and `body` are inserted as given.
@@ -153,9 +154,7 @@ func cues(_ body: String, head: String = "", attributes: String = "") throws -> 
     }
 
     @Test func everyTruncationOfAFixtureFailsCleanly() throws {
-        let url = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .appendingPathComponent("Fixtures/subtitles/dfxp-2006-04.xml")
-        let bytes = Array(try Data(contentsOf: url))
+        let bytes = try fixture("subtitles/dfxp-2006-04.xml")
         let rootEnd = try #require(bytes.indices.last { bytes[$0] == UInt8(ascii: ">") })
         // Every cut before the root's closing `>` leaves an element open (or no root at all): malformed XML.
         for length in 0...rootEnd {

@@ -1,24 +1,14 @@
 @testable import HTTPWire
 import Testing
+import TestSupport
 
 /// The raw-memory byte buffer against the safe form it stands in for: an array appended to.
 @Suite struct GrowableByteBufferTests {
-    /// SplitMix64: a seeded generator, so a failure names the seed that reproduces it.
-    private struct SeededGenerator: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-    }
-
     @Test(arguments: [0, 1, 15, 16, 17, 64, 511])
     func randomAppendsGiveTheBytesAnArrayGets(initialCapacity: Int) {
-        let seed = UInt64.random(in: 0...UInt64.max)
-        var random = SeededGenerator(state: seed)
+        // HLS_TEST_SEED replays a run; the seed is printed and named in every failure.
+        var random = SeededGenerator()
+        let seed = random.seed
         for round in 0..<50 {
             var buffer = GrowableByteBuffer(capacity: initialCapacity)
             var expected: [UInt8] = []

@@ -1,20 +1,9 @@
 @testable import HTTPWire
 import Testing
+import TestSupport
 
 /// The raw-memory header storage against its safe form, on the same seeded random operations.
 @Suite struct HeaderFieldStorageDifferentialTests {
-    /// SplitMix64: a seeded generator, so a failure names the seed that reproduces it.
-    private struct SeededGenerator: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-    }
-
     /// Names that exercise each classification: framing names the server owns, Server, Host, plain
     /// tokens, and names that are not tokens (empty, a space, a colon, a non-ASCII byte).
     private static let names: [[UInt8]] = [
@@ -44,8 +33,9 @@ import Testing
 
     @Test(arguments: [(1, 16), (4, 192), (64, 4096)])
     func randomEditsLeaveBothFormsHoldingTheSameFields(fieldCapacity: Int, byteCapacity: Int) {
-        let seed = UInt64.random(in: 0...UInt64.max)
-        var random = SeededGenerator(state: seed)
+        // HLS_TEST_SEED replays a run; the seed is printed and named in every failure.
+        var random = SeededGenerator()
+        let seed = random.seed
         for round in 0..<60 {
             var raw = HeaderFieldStorage(fieldCapacity: fieldCapacity, byteCapacity: byteCapacity)
             var safe = SafeHeaderFieldStorage()

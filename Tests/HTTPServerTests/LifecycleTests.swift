@@ -55,10 +55,13 @@ import Testing
 
     @Test func gracefulStopFinishesTheRequestInFlightThenRefusesConnections() async throws {
         let started = Atomic<Bool>(false)
+        let release = Gate()
+        // Opened on every way out too, so a failed wait never leaves the handler suspended.
+        defer { release.open() }
         let server = HTTPServer(configuration: HTTPServerConfiguration(port: 0)) { request in
             started.store(true, ordering: .relaxed)
-            // Slow on purpose: the request must still be in flight when the stop begins.
-            try await Task.sleep(for: .milliseconds(400))
+            // Held until the stop is under way, so the request is in flight when it begins.
+            await release.wait()
             return HTTPResponse(status: .ok, bytes: Array("slow done".utf8))
         }
         try server.start()
@@ -70,7 +73,14 @@ import Testing
         }
         try await eventually { started.load(ordering: .relaxed) }
         #expect(server.isAcceptingConnections)
-        await server.stop(gracePeriod: .seconds(5))
+        async let stopped: Void = server.stop(gracePeriod: .seconds(5))
+        // The loop closes its listener when it takes the stop request, before any response posted
+        // after it: a refused connection says the stop has reached the loop, so the gate opens then.
+        try await eventually("the listener stayed open after stop began") {
+            try await onThread { (try? RawSocketClient(port: port)) == nil }
+        }
+        release.open()
+        await stopped
         let response = try await inFlight
         #expect(response.status == 200 && response.text == "slow done")
         #expect(response.header("Connection") == "close")

@@ -115,12 +115,12 @@ import Testing
         defer { scratch.remove() }
         let x = try scratch.directory("x", hello: "from x")
         let y = try scratch.directory("y", hello: "from y")
-        let port = try Self.freePort()
+        let port = try LoopbackPort.free()
         try scratch.writeConfig(#"{ "listen": { "port": \#(port) }, "mounts": { "m": { "origin": "\#(x)" } } }"#)
         let (child, bound) = try await Self.start(["--config", scratch.configPath])
         #expect(bound == port)
 
-        let other = try Self.freePort()
+        let other = try LoopbackPort.free()
         try scratch.writeConfig(#"{ "listen": { "port": \#(other), "threads": 2 }, "mounts": { "m": { "origin": "\#(y)" } } }"#)
         try await Self.reload(child, expectingLines: 1)
         let warning = try #require(child.standardError.split(separator: "\n").first { $0.contains("need a restart") })
@@ -219,24 +219,5 @@ import Testing
         #expect(try await TestClient.get(port: port, "/healthz").status == 200)
         child.terminate()
         #expect(try await child.waitForExit(timeout: .seconds(15)) == 0)
-    }
-
-    /// A loopback port nothing listens on right now (bound to 0, then closed).
-    static func freePort() throws -> Int {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard fd >= 0 else { throw TestClientError.connect(errno) }
-        defer { close(fd) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        address.sin_port = 0
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafeMutablePointer(to: &address) { pointer in
-            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { raw in
-                bind(fd, raw, length) == 0 && getsockname(fd, raw, &length) == 0
-            }
-        }
-        guard bound else { throw TestClientError.connect(errno) }
-        return Int(UInt16(bigEndian: address.sin_port))
     }
 }

@@ -54,13 +54,13 @@ import Testing
             "/oversize.m3u8": .raw(TestOrigin.response(status: 200, body: master + [UInt8](repeating: 0x23, count: 100_000))),
             "/loop.m3u8": TestOrigin.redirect(to: "/loop2.m3u8"),
             "/loop2.m3u8": TestOrigin.redirect(to: "/loop.m3u8"),
-            "/escape.m3u8": TestOrigin.redirect(to: "http://localhost:\(TestOrigin.closedPort())/x.m3u8"),
+            "/escape.m3u8": TestOrigin.redirect(to: "http://localhost:\(LoopbackPort.refusing)/x.m3u8"),
         ])
     }
 
     static func config(origin: TestOrigin) -> String {
         """
-        { "mounts": { "o": { "origin": "\(origin.url(""))" }, "refused": { "origin": "http://127.0.0.1:\(TestOrigin.closedPort())" } },
+        { "mounts": { "o": { "origin": "\(origin.url(""))" }, "refused": { "origin": "http://127.0.0.1:\(LoopbackPort.refusing)" } },
           "subtitles": [ { "name": "s", "masters": ["/o/*.m3u8", "/refused/*.m3u8"],
             "tracks": [ { "id": "en", "name": "English", "language": "en", "source": "/missing.vtt", "mode": "single" } ] } ],
           "timeouts": { "origin_seconds": 0.5, "connect_seconds": 0.5 },

@@ -101,9 +101,9 @@ import Testing
             #expect(line.contains(#""method":"-","path":"-","route":"rejected","status":503"#), "\(line)")
             // The holder is closed by now, so /metrics gets the one connection.
             var metrics = try await proxy.get("/metrics")
-            for _ in 0..<50 where metrics.status != 200 {
-                try await Task.sleep(for: .milliseconds(100))
-                metrics = try await proxy.get("/metrics")
+            try await eventually("/metrics kept answering \(metrics.status)") {
+                if metrics.status != 200 { metrics = try await proxy.get("/metrics") }
+                return metrics.status == 200
             }
             #expect(metrics.text.contains(#"hls_proxy_requests_total{route="rejected",status="503"} 1"#), "\(metrics.text)")
         }

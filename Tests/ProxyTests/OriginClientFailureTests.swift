@@ -7,7 +7,7 @@ import Testing
     @Test func aRefusedConnectionIsUnreachable() async throws {
         let client = makeTestClient()
         let error = await #expect(throws: OriginError.self) {
-            try await client.fetch(OriginRequest(url: "http://127.0.0.1:\(TestOrigin.closedPort())/a", maxBodyBytes: 10))
+            try await client.fetch(OriginRequest(url: "http://127.0.0.1:\(LoopbackPort.refusing)/a", maxBodyBytes: 10))
         }
         guard case .unreachable(let reason) = error else {
             Issue.record("expected unreachable, got \(String(describing: error))")

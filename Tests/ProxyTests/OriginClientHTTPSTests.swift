@@ -147,7 +147,7 @@ import Testing
     @Test(arguments: OriginAsk.allCases)
     func httpsToAClosedPortIsUnreachable(ask: OriginAsk) async throws {
         let error = await #expect(throws: OriginError.self) {
-            try await ask.answer(Self.trustingClient(), OriginRequest(url: "https://127.0.0.1:\(TestOrigin.closedPort())/a", maxBodyBytes: 100))
+            try await ask.answer(Self.trustingClient(), OriginRequest(url: "https://127.0.0.1:\(LoopbackPort.refusing)/a", maxBodyBytes: 100))
         }
         #expect(Self.unreachableReason(error).hasPrefix("connect: "))
     }

@@ -18,7 +18,7 @@ import Testing
     @Test func theRedirectExampleRewritesTheMasterFromItsHttpOriginAndRedirectsTheRest() async throws {
         // The example names its own address (127.0.0.1:8080) as the origin: both move to a free port, and
         // the copy, which lives elsewhere, names the sample directory by its absolute path.
-        let port = try ConfigReloadTests.freePort()
+        let port = try LoopbackPort.free()
         let shipped = try String(contentsOfFile: Self.configPath, encoding: .utf8)
         #expect(shipped.contains("\"origin\": \"http://127.0.0.1:8080/files/\""))
         let copy = shipped

@@ -1,5 +1,6 @@
 /// Reads typed values out of a parsed config file, collecting every problem with its field path
-/// instead of stopping at the first.
+/// instead of stopping at the first. The section decoders (ProxyConfigDecoder and those it calls)
+/// say what each field means; they share one reader, passed inout, for its problems and environment.
 struct ConfigReader {
     /// Where `${VAR}` references in string values are looked up.
     let environment: [String: String]
@@ -132,6 +133,16 @@ struct ConfigReader {
         }
         guard number.isFinite else {
             report(path, "must be a finite number")
+            return nil
+        }
+        return number
+    }
+
+    /// A number greater than zero; zero or less is reported.
+    mutating func positiveNumber(_ value: ConfigValue?, at path: ConfigPath) -> Double? {
+        guard let number = number(value, at: path) else { return nil }
+        guard number > 0 else {
+            report(path, "must be greater than 0, got \(Self.formatted(number))")
             return nil
         }
         return number

@@ -88,7 +88,7 @@ public struct ProxyConfig: Sendable {
         case .failure(let error): throw error
         }
         var reader = ConfigReader(environment: environment)
-        let config = reader.proxyConfig(document, baseDirectory: baseDirectory)
+        let config = ProxyConfigDecoder(baseDirectory: baseDirectory).proxyConfig(document, in: &reader)
         if let error = reader.error { throw error }
         return config
     }

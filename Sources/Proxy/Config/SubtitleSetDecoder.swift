@@ -1,16 +1,17 @@
 import HLS
 
-extension ConfigReader {
+/// The `subtitles` section: each set's masters, group and tracks, problems reported to the reader.
+enum SubtitleSetDecoder {
     /// Subtitle sets from the `subtitles` array; invalid ones are reported and left out.
-    mutating func subtitleSets(_ value: ConfigValue?, at path: ConfigPath) -> [SubtitleSet] {
-        guard let elements = array(value, at: path) else { return [] }
+    static func subtitleSets(_ value: ConfigValue?, at path: ConfigPath, in reader: inout ConfigReader) -> [SubtitleSet] {
+        guard let elements = reader.array(value, at: path) else { return [] }
         var sets: [SubtitleSet] = []
         var firstIndexByName: [String: Int] = [:]
         for (index, element) in elements.enumerated() {
             let setPath = path.index(index)
-            guard let set = subtitleSet(element, at: setPath) else { continue }
+            guard let set = subtitleSet(element, at: setPath, in: &reader) else { continue }
             if let first = firstIndexByName[set.name] {
-                report(setPath.key("name"), "name \(Self.quoted(set.name)) is already used by subtitles[\(first)]")
+                reader.report(setPath.key("name"), "name \(ConfigReader.quoted(set.name)) is already used by subtitles[\(first)]")
                 continue
             }
             firstIndexByName[set.name] = index
@@ -19,43 +20,43 @@ extension ConfigReader {
         return sets
     }
 
-    private mutating func subtitleSet(_ value: ConfigValue?, at path: ConfigPath) -> SubtitleSet? {
-        guard let members = object(value, at: path, keys: ["name", "masters", "group_id", "tracks", "wrap_media_playlists", "wrap_bandwidth", "closed_captions"]) else {
-            if value == .null { report(path, "expected an object, got null") }
+    private static func subtitleSet(_ value: ConfigValue?, at path: ConfigPath, in reader: inout ConfigReader) -> SubtitleSet? {
+        guard let members = reader.object(value, at: path, keys: ["name", "masters", "group_id", "tracks", "wrap_media_playlists", "wrap_bandwidth", "closed_captions"]) else {
+            if value == .null { reader.report(path, "expected an object, got null") }
             return nil
         }
-        var name = requiredString(members["name"], at: path.key("name"))
-        if let text = name, !Self.isURLSafeName(text) {
-            report(path.key("name"), "set name \(Self.quoted(text)) must be letters, digits, '-' and '_'")
+        var name = reader.requiredString(members["name"], at: path.key("name"))
+        if let text = name, !ConfigReader.isURLSafeName(text) {
+            reader.report(path.key("name"), "set name \(ConfigReader.quoted(text)) must be letters, digits, '-' and '_'")
             name = nil
         }
         var masters = SubtitleSet.defaultMasters
-        if let patterns = strings(members["masters"], at: path.key("masters")) {
+        if let patterns = reader.strings(members["masters"], at: path.key("masters")) {
             masters = patterns.filter { !$0.isEmpty }.map(PathPattern.init)
-            if patterns.contains(where: \.isEmpty) { report(path.key("masters"), "contains an empty pattern") }
-            if patterns.isEmpty { report(path.key("masters"), "lists no patterns, so the set would never apply") }
+            if patterns.contains(where: \.isEmpty) { reader.report(path.key("masters"), "contains an empty pattern") }
+            if patterns.isEmpty { reader.report(path.key("masters"), "lists no patterns, so the set would never apply") }
         }
         var groupID = "subs"
-        if let text = string(members["group_id"], at: path.key("group_id")) {
+        if let text = reader.string(members["group_id"], at: path.key("group_id")) {
             // RFC 8216 §4.2: GROUP-ID is a quoted-string, which has no escape for '"'.
             if text.isEmpty || text.contains("\"") {
-                report(path.key("group_id"), "group_id \(Self.quoted(text)) must be non-empty and without '\"'")
+                reader.report(path.key("group_id"), "group_id \(ConfigReader.quoted(text)) must be non-empty and without '\"'")
             } else {
                 groupID = text
             }
         }
-        let tracks = trackConfigs(members["tracks"], at: path.key("tracks"))
-        let wrap = bool(members["wrap_media_playlists"], at: path.key("wrap_media_playlists")) ?? false
+        let tracks = trackConfigs(members["tracks"], at: path.key("tracks"), in: &reader)
+        let wrap = reader.bool(members["wrap_media_playlists"], at: path.key("wrap_media_playlists")) ?? false
         var wrapBandwidth = SubtitleSet.defaultWrapBandwidth
-        if let bits = integer(members["wrap_bandwidth"], at: path.key("wrap_bandwidth")) {
+        if let bits = reader.integer(members["wrap_bandwidth"], at: path.key("wrap_bandwidth")) {
             // RFC 8216 §4.3.4.2: BANDWIDTH is a decimal-integer, and a player divides by it; zero says nothing.
             if bits < 1 || bits > 1_000_000_000_000 {
-                report(path.key("wrap_bandwidth"), "wrap_bandwidth \(bits) must be between 1 and 1000000000000 bits per second")
+                reader.report(path.key("wrap_bandwidth"), "wrap_bandwidth \(bits) must be between 1 and 1000000000000 bits per second")
             } else {
                 wrapBandwidth = Int(bits)
             }
         }
-        let closedCaptionsNone = closedCaptions(members["closed_captions"], at: path.key("closed_captions"))
+        let closedCaptionsNone = closedCaptions(members["closed_captions"], at: path.key("closed_captions"), in: &reader)
         guard let name else { return nil }
         var set = SubtitleSet(name: name, masters: masters, groupID: groupID, tracks: tracks)
         set.closedCaptionsNone = closedCaptionsNone
@@ -65,25 +66,25 @@ extension ConfigReader {
     }
 
     /// `closed_captions`: absent leaves masters as they are; "none" is the only value.
-    private mutating func closedCaptions(_ value: ConfigValue?, at path: ConfigPath) -> Bool {
+    private static func closedCaptions(_ value: ConfigValue?, at path: ConfigPath, in reader: inout ConfigReader) -> Bool {
         guard let value else { return false }
-        guard let text = string(value, at: path) else { return false }
+        guard let text = reader.string(value, at: path) else { return false }
         guard text == "none" else {
-            report(path, "expected \"none\" (the only value: CLOSED-CAPTIONS=NONE on variants without the attribute), got \(Self.quoted(text))")
+            reader.report(path, "expected \"none\" (the only value: CLOSED-CAPTIONS=NONE on variants without the attribute), got \(ConfigReader.quoted(text))")
             return false
         }
         return true
     }
 
-    private mutating func trackConfigs(_ value: ConfigValue?, at path: ConfigPath) -> [TrackConfig] {
-        guard let elements = array(value, at: path) else {
-            report(path, "is required: list at least one track")
+    private static func trackConfigs(_ value: ConfigValue?, at path: ConfigPath, in reader: inout ConfigReader) -> [TrackConfig] {
+        guard let elements = reader.array(value, at: path) else {
+            reader.report(path, "is required: list at least one track")
             return []
         }
-        if elements.isEmpty { report(path, "lists no tracks") }
+        if elements.isEmpty { reader.report(path, "lists no tracks") }
         var drafts: [(index: Int, draft: TrackDraft)] = []
         for (index, element) in elements.enumerated() {
-            if let draft = trackDraft(element, at: path.index(index)) { drafts.append((index, draft)) }
+            if let draft = TrackDecoder.trackDraft(element, at: path.index(index), in: &reader) { drafts.append((index, draft)) }
         }
 
         // RFC 8216 §4.3.4.1.1: the group rules, reported under the JSON names of the fields at fault.
@@ -91,7 +92,7 @@ extension ConfigReader {
         for problem in problems where drafts.indices.contains(problem.trackIndex) {
             let entry = drafts[problem.trackIndex]
             let fieldPath = Self.jsonPath(ofTrackField: problem.field, in: entry.draft, at: path.index(entry.index))
-            if !hasProblem(at: fieldPath) { report(fieldPath, problem.message) }
+            if !reader.hasProblem(at: fieldPath) { reader.report(fieldPath, problem.message) }
         }
 
         // Ids name URLs: explicit ones must be unique; omitted ones become the language, then language-2, ...
@@ -102,7 +103,7 @@ extension ConfigReader {
             var id: String
             if let explicit = draft.id {
                 guard seen.insert(explicit).inserted else {
-                    report(path.index(index).key("id"), "id \(Self.quoted(explicit)) is already used in this set")
+                    reader.report(path.index(index).key("id"), "id \(ConfigReader.quoted(explicit)) is already used in this set")
                     continue
                 }
                 id = explicit
