@@ -9,7 +9,7 @@ extension SubtitlePlaylistBuilder {
         // RFC 8216 §4.3.3.1: each EXTINF rounded to the nearest integer must not exceed the target,
         // so the target is the ceiling of the longest, never a truncation.
         let longest = lengths.max() ?? 0
-        let target = max(1, (longest + 999) / 1000)
+        let target = max(1, (longest + 999) / 1000, Int64(clamping: min(shape.minimumTargetDuration ?? 0, Int(maximumDuration))))
         var text = "#EXTM3U\n#EXT-X-VERSION:3\n#EXT-X-TARGETDURATION:\(target)\n#EXT-X-MEDIA-SEQUENCE:0\n"
         // RFC 8216 §6.2.2: renditions' discontinuity sequence numbers must agree (AVPlayer stalls otherwise).
         if let sequence = shape.discontinuitySequence, sequence >= 0 {

@@ -9,12 +9,19 @@ public struct SubtitlePlaylistShape: Sendable, Equatable {
     public var discontinuitySequence: Int?
     /// Whether the playlist ends (EXT-X-ENDLIST): false while the video's playlist still grows.
     public var ended: Bool
+    /// The least EXT-X-TARGETDURATION to write: the video's, for a playlist that grows (its target may
+    /// not change as segments are added, RFC 8216 §6.2.1); nil lets the longest segment decide.
+    public var minimumTargetDuration: Int?
 
     /// Makes a shape; the default is a finished VOD playlist without discontinuities.
-    public init(playlistType: String? = "VOD", discontinuities: Set<Int> = [], discontinuitySequence: Int? = nil, ended: Bool = true) {
+    public init(
+        playlistType: String? = "VOD", discontinuities: Set<Int> = [], discontinuitySequence: Int? = nil, ended: Bool = true,
+        minimumTargetDuration: Int? = nil
+    ) {
         self.playlistType = playlistType
         self.discontinuities = discontinuities
         self.discontinuitySequence = discontinuitySequence
         self.ended = ended
+        self.minimumTargetDuration = minimumTargetDuration
     }
 }

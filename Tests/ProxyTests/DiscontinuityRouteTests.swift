@@ -51,6 +51,21 @@ import TestSupport
         }
     }
 
+    @Test func aDiscontinuityBeforeTheFirstSegmentIsMirroredToo() async throws {
+        try await withProxy(Self.config) { proxy in
+            // A programme opening on a splice (an ad pre-roll): the tag precedes segment 0.
+            let video = try String(contentsOf: Fixtures.url("vod-disc/v0/index.m3u8"), encoding: .utf8)
+                .replacingOccurrences(of: "DISCONTINUITY-SEQUENCE:0\n", with: "DISCONTINUITY-SEQUENCE:3\n#EXT-X-DISCONTINUITY\n")
+            #expect(video.contains("SEQUENCE:3\n#EXT-X-DISCONTINUITY\n"))
+            proxy.origin.setFault("/vod-disc/v0/index.m3u8", .body(Array(video.utf8), contentType: "application/vnd.apple.mpegurl"))
+            let playlist = try await proxy.get(Self.path(.playlist))
+            #expect(Self.tags(playlist.text) == [
+                "#EXT-X-DISCONTINUITY-SEQUENCE:3", "#EXT-X-DISCONTINUITY", "0.vtt", "1.vtt", "#EXT-X-DISCONTINUITY", "2.vtt", "3.vtt",
+                "#EXT-X-DISCONTINUITY", "4.vtt", "5.vtt",
+            ])
+        }
+    }
+
     @Test func theDiscontinuitySequenceOfTheVideoIsMirrored() async throws {
         try await withProxy(Self.config) { proxy in
             let video = try String(contentsOf: Fixtures.url("vod-disc/v0/index.m3u8"), encoding: .utf8)

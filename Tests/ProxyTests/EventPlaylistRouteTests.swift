@@ -92,6 +92,25 @@ import TestSupport
         }
     }
 
+    @Test func aGrowingSubtitlePlaylistKeepsTheVideosTargetDurationAsItGrows() async throws {
+        try await withProxy(Self.config(masterTTL: 0.2)) { proxy in
+            // Segments shorter than the target: the subtitle playlist's target is still the video's, and
+            // it does not change when a longer segment arrives (RFC 8216 §6.2.1).
+            func video(_ durations: [String], ended: Bool = false) -> [UInt8] {
+                var text = "#EXTM3U\n#EXT-X-VERSION:3\n#EXT-X-TARGETDURATION:6\n#EXT-X-MEDIA-SEQUENCE:0\n#EXT-X-PLAYLIST-TYPE:EVENT\n"
+                for (index, duration) in durations.enumerated() { text += "#EXTINF:\(duration),\nseg00\(index).ts\n" }
+                if ended { text += "#EXT-X-ENDLIST\n" }
+                return Array(text.utf8)
+            }
+            Self.serve(proxy, video(["2.000", "2.000"]))
+            let first = try await proxy.get(Self.path(.playlist)).text
+            #expect(first.contains("#EXT-X-TARGETDURATION:6\n"))
+            Self.serve(proxy, video(["2.000", "2.000", "5.500"], ended: true))
+            let ended = try await Self.playlist(proxy) { $0.contains("#EXT-X-ENDLIST") }
+            #expect(ended.contains("#EXT-X-TARGETDURATION:6\n"))
+        }
+    }
+
     @Test func aSubtitlePlaylistMadeWhileTheVideoGrowsIsKeptNoLongerThanTheMasterTTL() async throws {
         try await withProxy(Self.config(masterTTL: 2)) { proxy in
             Self.serve(proxy, Self.videoPlaylist(segments: 1))

@@ -37,6 +37,10 @@ struct VideoTimeline: Sendable {
     var parts: [VideoPart] = []
     /// EXT-X-DISCONTINUITY-SEQUENCE of the variant, when given.
     var discontinuitySequence: Int?
+    /// Whether EXT-X-DISCONTINUITY precedes the first segment (a window or a programme opening on a splice).
+    var leadingDiscontinuity = false
+    /// EXT-X-TARGETDURATION of the variant, when given.
+    var targetDuration: Int?
     /// Whether the variant has EXT-X-ENDLIST (a VOD counts as ended): false while an EVENT or live playlist grows.
     var ended = true
 

@@ -22,7 +22,10 @@ extension SubtitleResponder {
     /// What the subtitle playlist mirrors of the video's playlist besides its durations.
     func shape(of timeline: VideoTimeline?, track: TrackConfig, set: SubtitleSet) -> SubtitlePlaylistShape {
         guard let timeline else { return SubtitlePlaylistShape() }
-        let discontinuities = Set(timeline.parts.map(\.firstSegment).filter { $0 > 0 })
+        // A tag before the first segment counts too: the renditions' discontinuity numbers must agree
+        // segment by segment (RFC 8216 §6.2.2).
+        var discontinuities = Set(timeline.parts.map(\.firstSegment).filter { $0 > 0 })
+        if timeline.leadingDiscontinuity { discontinuities.insert(0) }
         if !timeline.ended, timeline.playlistType == nil, notices.isFirst("live:\(set.name)/\(track.id)") {
             // A sliding window's MEDIA-SEQUENCE is not mirrored: its segments are listed from 0 like an
             // EVENT's, without the type line.
@@ -34,7 +37,10 @@ extension SubtitleResponder {
             playlistType: timeline.playlistType ?? (timeline.ended ? "VOD" : nil),
             discontinuities: discontinuities,
             discontinuitySequence: timeline.discontinuitySequence ?? (discontinuities.isEmpty ? nil : 0),
-            ended: timeline.ended
+            ended: timeline.ended,
+            // RFC 8216 §6.2.1: a playlist's target duration must not change, so one that may grow takes
+            // the video's (its segments are the video's, so their EXTINFs fit it).
+            minimumTargetDuration: timeline.ended && timeline.playlistType != "EVENT" ? nil : timeline.targetDuration
         )
     }
 

@@ -68,6 +68,8 @@ struct VideoTimelineReader: Sendable {
             initSegmentURL: first?.mapURI.flatMap { URLReference.resolve($0, against: base) },
             parts: parts,
             discontinuitySequence: media.discontinuitySequence,
+            leadingDiscontinuity: first?.discontinuity ?? false,
+            targetDuration: media.targetDuration,
             // RFC 8216 §4.3.3.5: a VOD playlist cannot change, whether or not it ends in ENDLIST.
             ended: media.hasEndList || media.playlistType == "VOD"
         )
