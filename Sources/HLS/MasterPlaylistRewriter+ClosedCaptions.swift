@@ -8,6 +8,9 @@ extension MasterPlaylistRewriter {
         /// Some variants reference a CLOSED-CAPTIONS group and others have none: adding NONE would make
         /// them disagree (RFC 8216 §4.3.4.2), so the master was left as it was.
         case mixed
+        /// A variant lacking the attribute has an attribute list that cannot be edited: NONE on the
+        /// others only would make them disagree, so the master was left as it was.
+        case unreadableVariant
     }
 
     /// Adds `CLOSED-CAPTIONS=NONE` to every `#EXT-X-STREAM-INF` without a CLOSED-CAPTIONS attribute
@@ -28,14 +31,17 @@ extension MasterPlaylistRewriter {
         }
         if lacking.isEmpty { return .alreadyPresent }
         if namesGroup { return .mixed }
-        var added = 0
+        // All or none: every lacking variant is edited on a copy first.
+        var edited: [(index: Int, attributes: AttributeList)] = []
         for index in lacking {
             guard var attributes = playlist.lines[index].attributes, attributes.problem == nil,
                   (try? attributes.set("CLOSED-CAPTIONS", unquoted: "NONE")) != nil
-            else { continue }
-            playlist.lines[index].replaceAttributes(with: attributes)
-            added += 1
+            else { return .unreadableVariant }
+            edited.append((index, attributes))
         }
-        return .added(variants: added)
+        for (index, attributes) in edited {
+            playlist.lines[index].replaceAttributes(with: attributes)
+        }
+        return .added(variants: edited.count)
     }
 }

@@ -74,6 +74,23 @@ import Testing
         #expect(outcome == .mixed)
     }
 
+    @Test func aVariantWhoseAttributesCannotBeEditedLeavesEveryVariantWithoutNone() throws {
+        // A duplicated attribute (RFC 8216 §4.2 forbids it) makes the third list uneditable: NONE on the
+        // first two alone would make the variants disagree.
+        let (text, outcome) = try rewrite("""
+            #EXTM3U
+            #EXT-X-STREAM-INF:BANDWIDTH=1
+            a.m3u8
+            #EXT-X-STREAM-INF:BANDWIDTH=2
+            b.m3u8
+            #EXT-X-STREAM-INF:BANDWIDTH=3,BANDWIDTH=4
+            c.m3u8
+
+            """)
+        #expect(outcome == .unreadableVariant)
+        #expect(!text.contains("CLOSED-CAPTIONS"))
+    }
+
     @Test func offByDefaultTheAttributeIsNeverAdded() throws {
         let (text, outcome) = try rewrite("#EXTM3U\n#EXT-X-STREAM-INF:BANDWIDTH=1\na.m3u8\n", closedCaptionsNone: false)
         #expect(!text.contains("CLOSED-CAPTIONS"))

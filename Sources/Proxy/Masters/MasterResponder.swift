@@ -33,11 +33,16 @@ struct MasterResponder: Sendable {
             .relocate(fetched.body, requestedURL: target.url, finalURL: fetched.finalURL, mount: target.mount)
         do {
             let (bytes, closedCaptions) = try set.rewriteReporting(body, masterTarget: target.proxyTarget)
+            // Once per rewrite: the result is cached for the master TTL.
             if closedCaptions == .mixed {
-                // Once per rewrite: the result is cached for the master TTL.
                 logger.log(.warn, "closed_captions left unchanged", [
                     ("path", target.proxyPath), ("set", set.name),
                     ("reason", "some variants name a CLOSED-CAPTIONS group, so NONE on the others would disagree (RFC 8216 4.3.4.2)"),
+                ])
+            } else if closedCaptions == .unreadableVariant {
+                logger.log(.warn, "closed_captions left unchanged", [
+                    ("path", target.proxyPath), ("set", set.name),
+                    ("reason", "a variant's attribute list cannot be edited, so NONE on the others only would disagree (RFC 8216 4.3.4.2)"),
                 ])
             }
             let rewritten = TaggedBody(bytes)
