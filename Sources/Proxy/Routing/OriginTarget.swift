@@ -1,9 +1,8 @@
 import HTTPServer
 import HTTPWire
 
-/// Where a mount-form or embedded-form request goes: the origin URL and how to treat it. A value: every
-/// segment request makes one, and a class cost an allocation and a free per request for fields that are
-/// mostly the request's own path string, shared rather than copied.
+/// Where a mount-form or embedded-form request goes: the origin URL and how to treat it. A value, since
+/// every segment request makes one and its fields are mostly the request's own strings, shared.
 struct OriginTarget: Sendable {
     /// The mount that matched, or nil for the embedded form: the router's shared copy, so a routed
     /// request costs one reference count for it rather than one per field.
