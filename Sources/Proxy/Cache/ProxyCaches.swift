@@ -1,43 +1,5 @@
 import HLS
 
-/// A fetched origin body as the caches keep it.
-struct FetchedBody: Sendable {
-    var status: Int
-    var body: [UInt8]
-    /// The URL after redirects: the base for the relative URIs inside the body.
-    var finalURL: String
-    var contentType: String?
-    /// The origin's Content-Length, which is all a HEAD answer says of the body.
-    var contentLength: Int? = nil
-}
-
-/// A body the proxy made, with its strong ETag computed once when it was made (`EntityTag.make`), so
-/// a cached body is answered, and revalidated, without hashing it again.
-struct TaggedBody: Sendable {
-    var bytes: [UInt8]
-    var etag: String
-
-    init(_ bytes: [UInt8]) {
-        self.bytes = bytes
-        self.etag = EntityTag.make(for: bytes)
-    }
-}
-
-/// What the first variant's media playlist says about the video.
-struct VideoTimeline: Sendable {
-    /// Segment durations in seconds, in order.
-    var durations: [Double]
-    /// EXT-X-PLAYLIST-TYPE of the variant, when given.
-    var playlistType: String?
-    /// The first media segment's absolute URL.
-    var firstSegmentURL: String?
-    /// The EXT-X-MAP (fMP4 init segment) URL in force for the first segment.
-    var initSegmentURL: String?
-
-    /// The presentation duration: the EXTINF sum (RFC 8216 §4.3.2.1).
-    var duration: Double { durations.reduce(0, +) }
-}
-
 /// The in-memory caches, sharing one byte budget between them.
 struct ProxyCaches: Sendable {
     /// Origin playlist bodies (masters and media playlists), short TTL.
