@@ -268,7 +268,7 @@ public final class ProxyHandler: Sendable {
 
     private func redirect(to location: OriginLocation) -> RouteResponse {
         var headers = HTTPHeaders(reservingCapacity: HTTPResponse.fieldCapacity)
-        location.withBytes { headers.add(.location, bytes: $0) }
+        location.add(as: .location, to: &headers)
         return RouteResponse(route: .redirect, response: HTTPResponse(status: .found, headers: headers))
     }
 }

@@ -67,12 +67,12 @@ enum OriginLocation: Sendable {
         }
     }
 
-    /// Calls `body` with the URL's UTF-8 bytes; a joined URL is written into one buffer, so no string
-    /// is made.
-    func withBytes<R>(_ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
+    /// Adds the URL as field `name`'s value: a joined URL is assembled in one buffer and copied into the
+    /// list, so no String is made (every redirect answer carries one; see `HTTPHeaders.add(_:bytesOf:)`).
+    func add(as name: HTTPFieldName, to headers: inout HTTPHeaders) {
         switch self {
-        case .whole(var url):
-            return url.withUTF8(body)
+        case .whole(let url):
+            headers.add(name, url)
         case .joined(let base, let rest, let query):
             var url = GrowableByteBuffer(capacity: base.utf8.count + 1 + rest.utf8.count + (query.map { $0.utf8.count + 1 } ?? 0))
             url.append(utf8: base)
@@ -82,7 +82,7 @@ enum OriginLocation: Sendable {
                 url.append("?")
                 url.append(utf8: query)
             }
-            return url.withBytes(body)
+            headers.add(name, bytesOf: url)
         }
     }
 }
