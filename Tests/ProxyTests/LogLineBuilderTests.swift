@@ -28,20 +28,6 @@ import Testing
         #expect(decoded == "a\"b\\c\n\r\t\u{1}\u{7F}é€")
     }
 
-    @Test func theWordAtATimeEscapeScanFindsEveryByteThatNeedsOne() {
-        // Every byte value at every position of texts of 0-20 bytes, among bytes that need none.
-        for length in 0...20 {
-            for position in 0..<max(length, 1) {
-                for byte in UInt8.min...UInt8.max {
-                    var bytes = [UInt8](repeating: UInt8(ascii: "a"), count: length)
-                    if length > 0 { bytes[position] = byte }
-                    let expected = bytes.contains { $0 < 0x20 || $0 == 0x22 || $0 == 0x5C || $0 == 0x7F }
-                    #expect(bytes.withUnsafeBufferPointer(LogLineBuilder.needsEscaping) == expected, "byte \(byte) at \(position) of \(length)")
-                }
-            }
-        }
-    }
-
     @Test func aLineThatOutgrowsItsCapacityGrowsIntact() {
         let long = String(repeating: "/segment", count: 40)
         var grown = LogLineBuilder(capacity: 32)

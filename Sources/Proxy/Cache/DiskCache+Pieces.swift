@@ -1,5 +1,3 @@
-import Foundation
-
 extension DiskCache {
     /// The pieces stored for `key`, most recently used first (index records; open one with `openPiece`).
     func pieces(forKey key: String) -> [(name: String, indexed: Indexed)] {

@@ -48,10 +48,10 @@ struct DiskCacheEntry: Sendable, Equatable {
         // Over contiguous bytes when the string has them (looked up on every cached request).
         let hash = key.utf8.withContiguousStorageIfAvailable(fnv1a) ?? fnv1a(key.utf8)
         let digits = Array("0123456789abcdef".utf8)
-        return String(unsafeUninitializedCapacity: 16) { buffer in
-            for index in 0..<16 { buffer[index] = digits[Int(truncatingIfNeeded: hash >> UInt64(60 - 4 * index)) & 0xf] }
-            return 16
-        }
+        // Into an array first: the String initializer that writes in place hands out raw memory.
+        var text = [UInt8](repeating: 0, count: 16)
+        for index in 0..<16 { text[index] = digits[Int(truncatingIfNeeded: hash >> UInt64(60 - 4 * index)) & 0xf] }
+        return String(decoding: text, as: UTF8.self)
     }
 
     /// The header bytes: the magic line, one `name hex-value` line per item, and an empty line. Values

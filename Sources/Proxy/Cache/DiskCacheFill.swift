@@ -11,8 +11,7 @@ import Synchronization
 /// object is dropped from the cache, and the copy hands the origin's bytes from that point on to the
 /// readers in memory, one piece at a time, going on to the next only once every reader has taken it.
 /// Each client still gets the whole body.
-final class DiskCacheFill: @unchecked Sendable {
-    // @unchecked: `handle` belongs to the copying task alone; readers see `progress`.
+final class DiskCacheFill: Sendable {
     enum Outcome: Equatable {
         case running
         case stored
@@ -54,6 +53,8 @@ final class DiskCacheFill: @unchecked Sendable {
     /// Bytes reserved against the cache's budget while the fill runs: its whole file, header included.
     let reservedBytes: Int
     private let cache: DiskCache
+    /// The temp file, written by the copying task alone; readers open their own and learn how far it
+    /// goes from `progress`.
     private let handle: FileHandle
     private let progress = Mutex(Progress())
 

@@ -2,11 +2,12 @@ import Foundation
 
 /// An open cache entry (stored, or still filling): its fields and a handle that reads the body in
 /// pieces, so a large object is never held in memory whole.
-final class DiskCacheReader: @unchecked Sendable {
-    // @unchecked: the handle is used by one task at a time (the response producer) and closed once.
+final class DiskCacheReader: Sendable {
     /// The stored entry.
     let entry: DiskCacheEntry
     private let bodyOffset: Int
+    /// Used by one task at a time (the response producer): a seek and the read after it must not
+    /// interleave with another reader's.
     private let handle: FileHandle
     /// The fill writing this file, when it is still being written, and this reader's id with it; reads
     /// wait for its bytes (and take them from memory once a disk error stopped the caching).

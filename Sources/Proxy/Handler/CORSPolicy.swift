@@ -12,7 +12,7 @@ struct CORSPolicy: Sendable {
     let fixedFields: HTTPHeaders
 
     /// The response fields a script on another origin may read.
-    static let exposedFields = "Content-Length, Content-Range, X-HLS-Proxy-Route"
+    static let exposedFields = [HTTPFieldName.contentLength, .contentRange, .hlsProxyRoute].map(\.text).joined(separator: ", ")
 
     init(allowOrigins: [String]) {
         self.allowOrigins = allowOrigins
@@ -36,7 +36,7 @@ struct CORSPolicy: Sendable {
     /// not replaced). With any origin allowed there are none: `fixedFields` holds them.
     func decorate(_ response: inout HTTPResponse, request: HTTPRequest) {
         guard !allowsAnyOrigin else { return }
-        response.headers.add(.vary, "Origin")
+        response.headers.add(.vary, HTTPFieldName.origin.text)
         guard let allowed = allowedOrigin(for: request) else { return }
         response.headers.add(.accessControlAllowOrigin, allowed)
         response.headers.add(.accessControlExposeHeaders, Self.exposedFields)

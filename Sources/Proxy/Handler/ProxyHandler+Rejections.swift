@@ -19,7 +19,7 @@ extension ProxyHandler {
         }
         var fields = routeFields[ProxyRoute.rejected.index]
         if !cors.allowsAnyOrigin {
-            fields.add(.vary, "Origin")
+            fields.add(.vary, HTTPFieldName.origin.text)
             if let origin = rejection.origin, cors.allowOrigins.contains(origin) {
                 fields.add(.accessControlAllowOrigin, origin)
                 fields.add(.accessControlExposeHeaders, CORSPolicy.exposedFields)

@@ -137,7 +137,7 @@ public final class ProxyHandler: Sendable {
             }
             return finish(cached, request: request, started: started)
         case .work(.passThrough(let target)):
-            guard let stored = passThrough.diskCache?.storedFile(target, request: request) else { return nil }
+            guard let stored = passThrough.storedFile(target, request: request) else { return nil }
             return finish(stored, request: request, started: started)
         case .work:
             return nil
@@ -268,7 +268,7 @@ public final class ProxyHandler: Sendable {
 
     private func redirect(to location: OriginLocation) -> RouteResponse {
         var headers = HTTPHeaders(reservingCapacity: HTTPResponse.fieldCapacity)
-        location.withBytes { headers.add(.location, bytes: $0) }
+        location.add(as: .location, to: &headers)
         return RouteResponse(route: .redirect, response: HTTPResponse(status: .found, headers: headers))
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import HTTPWire
 import Synchronization
 
 /// Log lines go to a memory buffer that a background thread writes out, so a request never waits on
@@ -64,14 +65,16 @@ final class BufferedLineWriter: Sendable {
     }
 
     private func drainForever() {
-        // Two buffers take turns: lines go into one while the other is written out, and each keeps its
-        // memory. (Taking a copy and emptying `pending` gave it fresh memory on every batch: an mmap, a
-        // page fault per 4 kB on the loop thread as lines were appended, and a munmap.)
+        // Two buffers take turns, each keeping its memory: lines go into one while the other is written
+        // out, so appending on the loop thread never lands in fresh pages (bench/README.md).
         var batch: [UInt8] = []
         while true {
             if queue.withLock({ $0.pending.count < flushThreshold }) {
-                // Flush at least every 50 ms so lines show up promptly when traffic is light.
-                _ = wake.wait(timeout: .now() + .milliseconds(50))
+                // Flush at least every 50 ms so lines show up promptly when traffic is light. Dispatch waits
+                // only until a deadline; it is read from the one monotonic clock, which on Linux is also
+                // dispatch's uptime clock (CLOCK_MONOTONIC).
+                let deadline = MonotonicTime.now() + .milliseconds(50)
+                _ = wake.wait(timeout: DispatchTime(uptimeNanoseconds: UInt64(clamping: deadline.nanoseconds)))
             }
             queue.withLock { swap(&batch, &$0.pending) }
             emit(batch)

@@ -23,18 +23,13 @@ struct LogLineBuilder: ~Copyable {
     var text: String { buffer.withBytes { String(decoding: $0, as: UTF8.self) } }
 
     @inline(__always)
-    private mutating func append(_ bytes: UnsafeBufferPointer<UInt8>) {
-        buffer.append(bytes)
-    }
-
-    @inline(__always)
     private mutating func append(byte: UInt8) {
         buffer.append(byte)
     }
 
     @inline(__always)
     mutating func append(_ literal: StaticString) {
-        literal.withUTF8Buffer { append($0) }
+        buffer.append(literal)
     }
 
     /// Appends text as it is (the caller knows it needs no escaping). Labelled so a literal picks the
@@ -85,15 +80,13 @@ struct LogLineBuilder: ~Copyable {
 
     /// Appends `text` as a JSON string (RFC 8259 §7); text that needs no escape is copied in one piece.
     mutating func appendQuoted(_ text: String) {
-        let plain = text.utf8.withContiguousStorageIfAvailable { utf8 -> Bool in
-            guard !Self.needsEscaping(utf8) else { return false }
-            buffer.reserve(utf8.count + 2)
+        if !ASCIIWord.containsJSONEscape(text) {
+            buffer.reserve(text.utf8.count + 2)
             append(byte: UInt8(ascii: "\""))
-            append(utf8)
+            buffer.append(utf8: text)
             append(byte: UInt8(ascii: "\""))
-            return true
+            return
         }
-        guard plain != true else { return }
         append(byte: UInt8(ascii: "\""))
         for byte in text.utf8 {
             switch byte {
@@ -113,18 +106,6 @@ struct LogLineBuilder: ~Copyable {
             }
         }
         append(byte: UInt8(ascii: "\""))
-    }
-
-    private static func needsEscape(_ byte: UInt8) -> Bool {
-        byte < 0x20 || byte == 0x22 || byte == 0x5C || byte == 0x7F
-    }
-
-    /// Whether any byte needs an escape, eight bytes at a time: only a word that might hold a control,
-    /// quote or backslash is looked at byte by byte. Paths and addresses rarely have any.
-    static func needsEscaping(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
-        ASCIIWord.contains(in: bytes, mightHold: { word in
-            ASCIIWord.mayHoldControl(word) || ASCIIWord.mayHold(0x22, in: word) || ASCIIWord.mayHold(0x5C, in: word)
-        }, where: needsEscape)
     }
 }
 

@@ -1,4 +1,3 @@
-import Foundation
 import Synchronization
 
 /// Diagnostic severity, lowest first.
@@ -98,7 +97,7 @@ public struct ProxyLogger: Sendable {
             rest = rest[..<mark]
         }
         var out = String(rest)
-        if let schemeEnd = rest.range(of: "://") {
+        if let schemeEnd = rest.firstRange(of: "://") {
             let authorityStart = schemeEnd.upperBound
             let authorityEnd = rest[authorityStart...].firstIndex(of: "/") ?? rest.endIndex
             if let at = rest[authorityStart..<authorityEnd].lastIndex(of: "@") {

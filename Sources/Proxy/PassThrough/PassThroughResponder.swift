@@ -16,6 +16,12 @@ struct PassThroughResponder: Sendable {
         .contentType, .etag, .lastModified, .acceptRanges, .contentRange, .cacheControl, .expires, .contentEncoding,
     ]
 
+    /// A GET or HEAD for an object stored whole on disk, answered without waiting (on the loop thread);
+    /// nil when the disk cache is off or does not hold it whole, and the request goes through `serve`.
+    func storedFile(_ target: OriginTarget, request: HTTPRequest) -> RouteResponse? {
+        diskCache?.storedFile(target, request: request)
+    }
+
     /// Mode `proxy`: streams the origin's answer through with the mount's headers. A single Range is
     /// forwarded; an origin that ignores it is sliced here. Playlists are read whole so their absolute
     /// origin URIs can be pointed back at the proxy. With the disk cache on, stored objects and ranges
@@ -96,7 +102,7 @@ struct PassThroughResponder: Sendable {
         var headers = given
         let isHead = request.method == .head
         // For HEAD the framing has no body, so the length is the one the origin declared.
-        let length = isHead ? headers.contentLength(of: stream) : stream.bodyLength
+        let length = isHead ? stream.headers[.contentLength].flatMap(OriginStream.contentLength) : stream.bodyLength
         if isHead {
             stream.cancel()
             return HTTPResponse(status: status, headers: headers, body: .stream(length: length, producer: { _ in }))
@@ -167,12 +173,5 @@ struct PassThroughResponder: Sendable {
     /// Paths served as playlists in pass-through (read whole, URIs re-pointed).
     static func isPlaylistPath(_ path: String) -> Bool {
         URLReference.hasExtension(path, in: ["m3u8", "m3u"])
-    }
-}
-
-extension HTTPHeaders {
-    /// The origin's declared Content-Length (for HEAD, where no body framing carries it).
-    func contentLength(of stream: OriginStream) -> Int? {
-        stream.headers[.contentLength].flatMap(OriginStream.contentLength)
     }
 }

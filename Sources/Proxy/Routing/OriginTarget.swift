@@ -1,9 +1,8 @@
 import HTTPServer
 import HTTPWire
 
-/// Where a mount-form or embedded-form request goes: the origin URL and how to treat it. A value: every
-/// segment request makes one, and a class cost an allocation and a free per request for fields that are
-/// mostly the request's own path string, shared rather than copied.
+/// Where a mount-form or embedded-form request goes: the origin URL and how to treat it. A value, since
+/// every segment request makes one and its fields are mostly the request's own strings, shared.
 struct OriginTarget: Sendable {
     /// The mount that matched, or nil for the embedded form: the router's shared copy, so a routed
     /// request costs one reference count for it rather than one per field.
@@ -68,12 +67,12 @@ enum OriginLocation: Sendable {
         }
     }
 
-    /// Calls `body` with the URL's UTF-8 bytes; a joined URL is written into one buffer, so no string
-    /// is made.
-    func withBytes<R>(_ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
+    /// Adds the URL as field `name`'s value: a joined URL is assembled in one buffer and copied into the
+    /// list, so no String is made (every redirect answer carries one; see `HTTPHeaders.add(_:bytesOf:)`).
+    func add(as name: HTTPFieldName, to headers: inout HTTPHeaders) {
         switch self {
-        case .whole(var url):
-            return url.withUTF8(body)
+        case .whole(let url):
+            headers.add(name, url)
         case .joined(let base, let rest, let query):
             var url = GrowableByteBuffer(capacity: base.utf8.count + 1 + rest.utf8.count + (query.map { $0.utf8.count + 1 } ?? 0))
             url.append(utf8: base)
@@ -83,7 +82,7 @@ enum OriginLocation: Sendable {
                 url.append("?")
                 url.append(utf8: query)
             }
-            return url.withBytes(body)
+            headers.add(name, bytesOf: url)
         }
     }
 }

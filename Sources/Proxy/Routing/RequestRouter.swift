@@ -48,45 +48,66 @@ struct RequestRouter: Sendable {
 
     /// Reads the first segment from raw bytes: every request passes here, so nothing is allocated and
     /// names are compared as bytes (a Character comparison runs grapheme breaking on every step).
-    private func firstSegment(_ bytes: UnsafeBufferPointer<UInt8>) -> FirstSegment {
-        let start = bytes.first == UInt8(ascii: "/") ? 1 : 0
+    private func firstSegment(_ bytes: Span<UInt8>) -> FirstSegment {
+        let start = !bytes.isEmpty && bytes[0] == UInt8(ascii: "/") ? 1 : 0
         var end = start
         while end < bytes.count, bytes[end] != UInt8(ascii: "/") { end += 1 }
         // One pass for all three: no "%", no ".." and nothing past ASCII means no segment can climb out
         // of a mount, in any origin's reading (see `DotSegment`).
         var hasEscapes = false, hasDotDot = false, hasNonASCII = false, previousWasDot = false
-        for byte in bytes {
+        for index in bytes.indices {
+            let byte = bytes[index]
             if byte == UInt8(ascii: "%") { hasEscapes = true }
             if byte >= 0x80 { hasNonASCII = true }
             if byte == UInt8(ascii: ".") && previousWasDot { hasDotDot = true }
             previousWasDot = Self.continuesDotRun(previousWasDot, byte)
         }
-        let name = UnsafeBufferPointer(rebasing: bytes[start..<end])
+        let name = bytes.extracting(start..<end)
         let hasRest = end < bytes.count
         var kind = FirstSegment.Kind.other
-        if !hasRest && name.hasSameBytes(as: "healthz") {
+        if !hasRest && Self.hasSameBytes(name, Self.healthName) {
             kind = .health
-        } else if !hasRest && name.hasSameBytes(as: "readyz") {
+        } else if !hasRest && Self.hasSameBytes(name, Self.readyName) {
             kind = .ready
-        } else if !hasRest && name.hasSameBytes(as: "metrics") {
+        } else if !hasRest && Self.hasSameBytes(name, Self.metricsName) {
             kind = .metrics
-        } else if name.hasSameBytes(as: SubtitleURL.reservedPrefix) {
+        } else if Self.hasSameBytes(name, Self.subtitlePrefixName) {
             kind = .subtitle
-        } else if let index = mountsByBytes.firstIndex(where: { $0.name.withUnsafeBufferPointer(name.hasSameBytes) }) {
+        } else if let index = mountIndex(named: name) {
             kind = .mount(index)
-        } else if name.hasSameBytes(as: "http") || name.hasSameBytes(as: "https") {
+        } else if Self.hasSameBytes(name, Self.httpName) || Self.hasSameBytes(name, Self.httpsName) {
             kind = .embedded
         }
         return FirstSegment(kind: kind, start: start, length: end - start, hasRest: hasRest, hasEscapes: hasEscapes, hasDotDot: hasDotDot,
                             hasNonASCII: hasNonASCII)
     }
 
+    private static let healthName = Array("healthz".utf8)
+    private static let readyName = Array("readyz".utf8)
+    private static let metricsName = Array("metrics".utf8)
+    private static let subtitlePrefixName = Array(SubtitleURL.reservedPrefix.description.utf8)
+    private static let httpName = Array("http".utf8)
+    private static let httpsName = Array("https".utf8)
+
+    /// Whether a segment is exactly `name`'s bytes: compared byte by byte, as a Character comparison
+    /// would run grapheme breaking.
+    private static func hasSameBytes(_ segment: Span<UInt8>, _ name: [UInt8]) -> Bool {
+        guard segment.count == name.count else { return false }
+        for index in name.indices where segment[index] != name[index] { return false }
+        return true
+    }
+
+    /// The index in `mountsByBytes` of the mount named exactly `name`.
+    private func mountIndex(named name: Span<UInt8>) -> Int? {
+        for index in mountsByBytes.indices where Self.hasSameBytes(name, mountsByBytes[index].name) { return index }
+        return nil
+    }
+
     /// Routes a request target given as raw (still percent-encoded) path and query.
     /// Only the first segment is split off: every segment request passes here, so the rest of the path
     /// is carried as one raw slice.
-    func route(rawPath: String, query: String?) throws(ProxyError) -> Route {
-        var path = rawPath
-        let segment = path.withUTF8 { firstSegment($0) }
+    func route(rawPath path: String, query: String?) throws(ProxyError) -> Route {
+        let segment = firstSegment(path.utf8.span)
         let utf8 = path.utf8
         let firstStart = utf8.index(utf8.startIndex, offsetBy: segment.start)
         let firstEnd = utf8.index(firstStart, offsetBy: segment.length)
@@ -159,8 +180,7 @@ struct RequestRouter: Sendable {
     static func refuseDotDotSegments<Rest: StringProtocol>(_ rawRest: Rest) throws(ProxyError) {
         // Two dots, raw or escaped (`%2e`), or a compatibility dot past ASCII are needed; most paths have
         // none of them and skip the decoding.
-        // A plain byte loop: this runs for every request on a mount, and the generic
-        // `firstRange(of:)` cost more than everything else in routing (runtime generic metadata).
+        // A plain byte loop: this runs for every request on a mount (bench/README.md).
         func isSuspicious<Bytes: Sequence<UInt8>>(_ bytes: Bytes) -> Bool {
             var previousWasDot = false
             for byte in bytes {

@@ -37,42 +37,69 @@ enum URLReference {
             return path[path.index(after: dot)...].lowercased()
         }
         // Byte by byte otherwise: this runs for every pass-through request.
-        let found = bytes.withContiguousStorageIfAvailable(extensionRange) ?? Array(bytes).withUnsafeBufferPointer(extensionRange)
-        guard let found else { return "" }
+        guard let found = extensionRange(bytes.span) else { return "" }
         let lower = bytes.index(bytes.startIndex, offsetBy: found.lowerBound)
         return url[lower..<bytes.index(lower, offsetBy: found.count)].lowercased()
     }
 
     /// Where the extension lies in an unescaped path or URL: after the last `.` of the last path
     /// segment, before any query or fragment; nil when there is none.
-    private static func extensionRange(_ bytes: UnsafeBufferPointer<UInt8>) -> Range<Int>? {
-        let end = bytes.firstIndex { $0 == UInt8(ascii: "?") || $0 == UInt8(ascii: "#") } ?? bytes.count
-        var pathStart = 0
-        if let colon = bytes[..<end].firstIndex(of: UInt8(ascii: ":")), colon > 0,
-           bytes[..<colon].allSatisfy(isSchemeByte), bytes[colon..<end].starts(with: "://".utf8) {
-            // `scheme://authority/path`: the path starts at the first `/` after the authority.
-            pathStart = bytes[(colon + 3)..<end].firstIndex(of: UInt8(ascii: "/")) ?? end
+    private static func extensionRange(_ bytes: Span<UInt8>) -> Range<Int>? {
+        var end = bytes.count
+        for index in bytes.indices where bytes[index] == UInt8(ascii: "?") || bytes[index] == UInt8(ascii: "#") {
+            end = index
+            break
         }
-        let nameStart = bytes[pathStart..<end].lastIndex(of: UInt8(ascii: "/")).map { $0 + 1 } ?? pathStart
-        guard let dot = bytes[nameStart..<end].lastIndex(of: UInt8(ascii: ".")) else { return nil }
+        var pathStart = 0
+        if let colon = firstIndex(of: UInt8(ascii: ":"), in: bytes, 0..<end), colon > 0, isScheme(bytes, 0..<colon),
+           colon + 3 <= end, bytes[colon + 1] == UInt8(ascii: "/"), bytes[colon + 2] == UInt8(ascii: "/") {
+            // `scheme://authority/path`: the path starts at the first `/` after the authority.
+            pathStart = firstIndex(of: UInt8(ascii: "/"), in: bytes, (colon + 3)..<end) ?? end
+        }
+        let nameStart = lastIndex(of: UInt8(ascii: "/"), in: bytes, pathStart..<end).map { $0 + 1 } ?? pathStart
+        guard let dot = lastIndex(of: UInt8(ascii: "."), in: bytes, nameStart..<end) else { return nil }
         return (dot + 1)..<end
     }
 
+    private static func firstIndex(of byte: UInt8, in bytes: Span<UInt8>, _ range: Range<Int>) -> Int? {
+        for index in range where bytes[index] == byte { return index }
+        return nil
+    }
+
+    private static func lastIndex(of byte: UInt8, in bytes: Span<UInt8>, _ range: Range<Int>) -> Int? {
+        for index in range.reversed() where bytes[index] == byte { return index }
+        return nil
+    }
+
+    private static func isScheme(_ bytes: Span<UInt8>, _ range: Range<Int>) -> Bool {
+        for index in range where !isSchemeByte(bytes[index]) { return false }
+        return true
+    }
+
     /// Whether the path or URL's extension is one of `candidates` (lowercase ASCII), compared without
-    /// building the extension as a String when the text is stored contiguously.
-    static func hasExtension(_ url: String, in candidates: [StaticString]) -> Bool {
-        let matched = url.utf8.withContiguousStorageIfAvailable { bytes -> Bool? in
-            guard !bytes.contains(UInt8(ascii: "%")) else { return nil }
-            guard let found = extensionRange(bytes) else { return false }
-            return candidates.contains { candidate in
-                candidate.withUTF8Buffer { name in
-                    name.count == found.count && zip(name, bytes[found]).allSatisfy { $0 == ($1 | ($1 >= 0x41 && $1 <= 0x5A ? 0x20 : 0)) }
+    /// building the extension as a String.
+    static func hasExtension(_ url: String, in candidates: [String]) -> Bool {
+        let bytes = url.utf8.span
+        var hasEscape = false
+        for index in bytes.indices where bytes[index] == UInt8(ascii: "%") {
+            hasEscape = true
+            break
+        }
+        guard !hasEscape else { return candidates.contains(pathExtension(of: url)) }
+        guard let found = extensionRange(bytes) else { return false }
+        for candidate in candidates where candidate.utf8.count == found.count {
+            // ASCII letters folded to lowercase; the candidates are lowercase already.
+            var matches = true
+            for (offset, name) in candidate.utf8.enumerated() {
+                let byte = bytes[found.lowerBound + offset]
+                if name != byte | (byte >= 0x41 && byte <= 0x5A ? 0x20 : 0) {
+                    matches = false
+                    break
                 }
             }
+            if matches { return true }
         }
-        if let matched, let result = matched { return result }
-        let ext = pathExtension(of: url)
-        return candidates.contains { $0.withUTF8Buffer { String(decoding: $0, as: UTF8.self) } == ext }
+        return false
     }
 
     /// RFC 3986 §3.1: scheme = ALPHA *( ALPHA / DIGIT / "+" / "-" / "." ).

@@ -1,0 +1,41 @@
+/// What the first variant's media playlist says about the video.
+struct VideoTimeline: Sendable {
+    /// Segment durations in seconds, in order.
+    var durations: [Double]
+    /// EXT-X-PLAYLIST-TYPE of the variant, when given.
+    var playlistType: String?
+    /// The first media segment's absolute URL.
+    var firstSegmentURL: String?
+    /// The EXT-X-MAP (fMP4 init segment) URL in force for the first segment.
+    var initSegmentURL: String?
+    /// The parts between discontinuities (RFC 8216 §4.3.2.3), in order; one part when there are none.
+    var parts: [VideoPart] = []
+    /// EXT-X-DISCONTINUITY-SEQUENCE of the variant, when given.
+    var discontinuitySequence: Int?
+    /// Whether EXT-X-DISCONTINUITY precedes the first segment (a window or a programme opening on a splice).
+    var leadingDiscontinuity = false
+    /// EXT-X-TARGETDURATION of the variant, when given.
+    var targetDuration: Int?
+    /// Whether the variant has EXT-X-ENDLIST (a VOD counts as ended): false while an EVENT or live playlist grows.
+    var ended = true
+
+    /// The presentation duration: the EXTINF sum (RFC 8216 §4.3.2.1).
+    var duration: Double { durations.reduce(0, +) }
+
+    /// The index of the part segment `index` belongs to (0 when there are no discontinuities).
+    func part(containing index: Int) -> Int {
+        var found = 0
+        for (number, part) in parts.enumerated() where part.firstSegment <= index { found = number }
+        return found
+    }
+}
+
+/// One part of a video between discontinuities: where it starts and what to read its first PTS from.
+struct VideoPart: Sendable {
+    /// Index of the part's first segment in the variant playlist.
+    var firstSegment: Int
+    /// That segment's absolute URL.
+    var segmentURL: String?
+    /// The EXT-X-MAP (fMP4 init segment) URL in force for it.
+    var initSegmentURL: String?
+}
