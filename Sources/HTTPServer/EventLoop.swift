@@ -28,8 +28,8 @@ final class EventLoop: @unchecked Sendable {
 
     /// How long each timer kind runs, by `TimerKind.rawValue`.
     let timerDurations: [Int64]
-    /// The loop-only state; see `loopState`, the one way to it.
-    let confinedState = LoopState()
+    /// The loop-only state; private so that `loopState`, with its thread check, is the one way to it.
+    private let confinedState = LoopState()
     /// The loop thread, once it runs (0 before).
     let ownerThread = Atomic<UInt>(0)
     private let onStopped: @Sendable () -> Void
@@ -69,6 +69,18 @@ final class EventLoop: @unchecked Sendable {
         }
         self.listener = listener
         spareFD = open("/dev/null", O_RDONLY | O_CLOEXEC)
+    }
+
+    /// The loop-only state. Once the loop thread runs, only it may reach the state; before that the
+    /// thread that builds the loop sets it up (and frees it, for a loop whose thread never started).
+    var loopState: LoopState {
+        assert(isOnOwningThread, "an event loop's state was reached off its thread")
+        return confinedState
+    }
+
+    private var isOnOwningThread: Bool {
+        let owner = ownerThread.load(ordering: .relaxed)
+        return owner == 0 || pthread_equal(owner, pthread_self()) != 0
     }
 
     /// Adds a descriptor to the epoll set.

@@ -52,18 +52,6 @@ final class LoopState {
 }
 
 extension EventLoop {
-    /// The loop-only state. Once the loop thread runs, only it may reach the state; before that the
-    /// thread that builds the loop sets it up (and frees it, for a loop whose thread never started).
-    var loopState: LoopState {
-        assert(isOnOwningThread, "an event loop's state was reached off its thread")
-        return confinedState
-    }
-
-    private var isOnOwningThread: Bool {
-        let owner = ownerThread.load(ordering: .relaxed)
-        return owner == 0 || pthread_equal(owner, pthread_self()) != 0
-    }
-
     // Each name below stands for the field of `loopState`, so every use passes the one check.
 
     var listener: Socket? {
