@@ -115,23 +115,28 @@ final class EventLoop: @unchecked Sendable {
         var failure: HTTPServerError?
         ownerThread.store(pthread_self(), ordering: .relaxed)
         now = EventLoop.monotonicMilliseconds()
-        while true {
+        waiting: while true {
             let timeout = nextTimeout()
-            let count = events.withUnsafeMutableBufferPointer { buffer in
-                epoll_wait(epollFD, buffer.baseAddress, Int32(buffer.count), timeout)
+            // EINTR is retried in SystemCall.perform with the same timeout, as `now` has not moved.
+            let result = events.withUnsafeMutableBufferPointer { buffer in
+                SystemCall.perform { Int(epoll_wait(epollFD, buffer.baseAddress, Int32(buffer.count), timeout)) }
             }
-            if count < 0 {
-                let code = errno
-                if code == EINTR { continue }
+            let count: Int
+            switch result {
+            case .done(let ready): count = ready
+            // epoll_wait never reports EAGAIN; were it to, it would be a wake-up with nothing ready.
+            case .wouldBlock: count = 0
+            case .failed(let code):
                 // Only EBADF, EFAULT and EINVAL remain: the loop cannot go on. It says so, closes every
                 // connection and reports the failure, so the server ends rather than hanging silently.
                 let error = HTTPServerError.system("epoll_wait", errno: code)
-                configuration.log.log(.error, "epoll_wait failed: \(error.message) (\(HTTPServerError.errnoName(code))); the event loop stops")
+                configuration.log.log(.error, "epoll_wait failed: \(error.message) (\(HTTPServerError.errnoName(code))); the event loop stops",
+                                     [("call", "epoll_wait"), ("errno", HTTPServerError.errnoName(code))])
                 failure = error
-                break
+                break waiting
             }
             now = EventLoop.monotonicMilliseconds()
-            for index in 0..<Int(count) {
+            for index in 0..<count {
                 let event = events[index]
                 dispatch(event.events, token: event.data.u64)
             }

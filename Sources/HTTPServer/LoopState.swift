@@ -41,6 +41,8 @@ final class LoopState {
     var spareFD: Int32 = -1
     /// Accepting waits for a descriptor to come free (EMFILE).
     var acceptPaused: Bool = false
+    /// The accept errnos already logged: each unexpected one is reported once per loop.
+    var loggedAcceptErrors: Set<Int32> = []
 
     init() {}
 
@@ -122,6 +124,11 @@ extension EventLoop {
     var spareFD: Int32 {
         _read { yield loopState.spareFD }
         _modify { yield &loopState.spareFD }
+    }
+
+    var loggedAcceptErrors: Set<Int32> {
+        _read { yield loopState.loggedAcceptErrors }
+        _modify { yield &loopState.loggedAcceptErrors }
     }
 
     var acceptPaused: Bool {
