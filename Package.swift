@@ -16,7 +16,9 @@ let package = Package(
         // Only includes <sys/epoll.h>, <sys/eventfd.h> and wraps accept4: Glibc's module exports none of them.
         .target(name: "CSystem"),
         // What server and client share: header list, status, method, version, field syntax, the errno
-        // loop, the clock and date formats. Depends on nothing of either side.
+        // loop, the clock and date formats. Depends on nothing of either side. HeadWriter, ByteSearch and
+        // FramingFieldName serve only the server but stay here: the shared HTTPHeaders/HTTPSyntax inline
+        // them. GrowableByteBuffer serves only Proxy: raw memory's one home is this wire layer (STYLE.md).
         .target(name: "HTTPWire"),
         .target(name: "HTTPServer", dependencies: ["HTTPWire", "CSystem"]),
         .target(name: "HTTPClient", dependencies: ["HTTPWire", "CSystem"]),

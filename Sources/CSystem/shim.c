@@ -55,6 +55,7 @@ int csystem_install_reload_signal(void) {
 
 int csystem_wait_shutdown_signal(void) {
     unsigned char byte = 0;
+    // EINTR retried here, not through SystemCall.perform: a blocking read of a pipe private to this file.
     for (;;) {
         ssize_t n = read(shutdown_pipe[0], &byte, 1);
         if (n == 1) return byte;
@@ -74,6 +75,7 @@ int csystem_openat2_beneath(int dirfd, const char *path, int flags) {
     memset(&how, 0, sizeof how);
     how.flags = (unsigned long long)flags;
     how.resolve = RESOLVE_BENEATH | RESOLVE_NO_MAGICLINKS;
+    // EINTR retried here, not through SystemCall.perform, which would report this EAGAIN as "would block".
     // EAGAIN: a rename ran during the lookup and the kernel would not vouch for the result; a few
     // more tries, then the caller gets EAGAIN (a path under constant renames is not served).
     for (int tries = 0;; tries++) {

@@ -30,7 +30,13 @@ extension EventLoop {
                         return
                     }
                 default:
-                    // ENOBUFS, ENOMEM and the like: retry from the timer tick, not in a tight loop.
+                    // ENOBUFS, ENOMEM and the like: retry from the timer tick, not in a tight loop. Said
+                    // once per errno, so a pause is never silent and a persisting one does not flood the log.
+                    if let code = error.errorNumber, loggedAcceptErrors.insert(code).inserted {
+                        let name = HTTPServerError.errnoName(code)
+                        configuration.log.log(.warning, "\(error.operation) failed: \(error.message) (\(name)); accepting pauses until the next timer tick",
+                                              [("call", error.operation), ("errno", name)])
+                    }
                     acceptPaused = true
                     return
                 }

@@ -1,3 +1,4 @@
+import HTTPWire
 /// The deadlines of one loop's connections, by descriptor: which kind each connection waits on, until
 /// when, and its place in that kind's list. Plain integers in one block, apart from the connections, so
 /// arming and disarming (twice per request) touch no object and take no reference.
@@ -5,45 +6,33 @@
 /// Each timer kind has one fixed duration, so appending at the tail keeps its list sorted by deadline:
 /// arming, disarming and expiry are O(1) per connection and a sweep touches only what expires.
 struct DeadlineLists: ~Copyable {
-    private struct Link {
+    private struct Link: BitwiseCopyable {
         var kind = TimerKind.none
         var deadline: Int64 = 0
         var previous: Int32 = -1
         var next: Int32 = -1
     }
 
-    private struct Ends {
+    private struct Ends: BitwiseCopyable {
         var head: Int32 = -1
         var tail: Int32 = -1
     }
 
-    /// One link per descriptor below `capacity`; grown when a larger descriptor is armed.
-    private var links: UnsafeMutablePointer<Link>
-    private var capacity: Int
+    /// One link per descriptor below its count; grown when a larger descriptor is armed.
+    private var links = PlainTable(repeating: Link(), count: 64)
     /// Head and tail of each kind's list, by `TimerKind.rawValue`.
-    private let ends: UnsafeMutablePointer<Ends>
+    private var ends = PlainTable(repeating: Ends(), count: TimerKind.armable.count)
 
-    init() {
-        capacity = 64
-        links = .allocate(capacity: capacity)
-        links.initialize(repeating: Link(), count: capacity)
-        ends = .allocate(capacity: TimerKind.armable.count)
-        ends.initialize(repeating: Ends(), count: TimerKind.armable.count)
-    }
-
-    deinit {
-        links.deallocate()
-        ends.deallocate()
-    }
+    init() {}
 
     /// What `fd` waits on, `.none` when nothing is armed for it.
     func kind(of fd: Int32) -> TimerKind {
-        fd >= 0 && Int(fd) < capacity ? links[Int(fd)].kind : .none
+        fd >= 0 && Int(fd) < links.count ? links[Int(fd)].kind : .none
     }
 
     /// The deadline `fd` has armed for `kind`, if that is what it waits on.
     func deadline(of fd: Int32, kind: TimerKind) -> Int64? {
-        fd >= 0 && Int(fd) < capacity && links[Int(fd)].kind == kind && kind != .none ? links[Int(fd)].deadline : nil
+        fd >= 0 && Int(fd) < links.count && links[Int(fd)].kind == kind && kind != .none ? links[Int(fd)].deadline : nil
     }
 
     /// The first connection of `kind`'s list, the one whose deadline comes first, and that deadline.
@@ -59,31 +48,22 @@ struct DeadlineLists: ~Copyable {
     mutating func arm(_ fd: Int32, _ kind: TimerKind, until deadline: Int64) {
         guard fd >= 0, kind != .none else { return }
         disarm(fd)
-        if Int(fd) >= capacity { grow(toHold: Int(fd)) }
+        if Int(fd) >= links.count { links.grow(toCount: max(links.count * 2, Int(fd) + 64), filling: Link()) }
         let tail = ends[kind.rawValue].tail
         links[Int(fd)] = Link(kind: kind, deadline: deadline, previous: tail, next: -1)
         if tail >= 0 { links[Int(tail)].next = fd } else { ends[kind.rawValue].head = fd }
         ends[kind.rawValue].tail = fd
     }
 
-    /// Disarms whatever `fd` has armed. Descriptors in a list are always below `capacity`: they were
-    /// armed, and the block only grows.
+    /// Disarms whatever `fd` has armed. Descriptors in a list are always below the table's count: they
+    /// were armed, and the table only grows.
     mutating func disarm(_ fd: Int32) {
-        guard fd >= 0, Int(fd) < capacity else { return }
+        guard fd >= 0, Int(fd) < links.count else { return }
         let link = links[Int(fd)]
         guard link.kind != .none else { return }
         if link.previous >= 0 { links[Int(link.previous)].next = link.next } else { ends[link.kind.rawValue].head = link.next }
         if link.next >= 0 { links[Int(link.next)].previous = link.previous } else { ends[link.kind.rawValue].tail = link.previous }
         links[Int(fd)] = Link()
-    }
-
-    private mutating func grow(toHold fd: Int) {
-        let larger = max(capacity * 2, fd + 64)
-        let moved = UnsafeMutablePointer<Link>.allocate(capacity: larger)
-        moved.moveInitialize(from: links, count: capacity)
-        (moved + capacity).initialize(repeating: Link(), count: larger - capacity)
-        links.deallocate()
-        (links, capacity) = (moved, larger)
     }
 }
 

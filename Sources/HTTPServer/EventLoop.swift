@@ -28,8 +28,8 @@ final class EventLoop: @unchecked Sendable {
 
     /// How long each timer kind runs, by `TimerKind.rawValue`.
     let timerDurations: [Int64]
-    /// The loop-only state; see `loopState`, the one way to it.
-    let confinedState = LoopState()
+    /// The loop-only state; private so that `loopState`, with its thread check, is the one way to it.
+    private let confinedState = LoopState()
     /// The loop thread, once it runs (0 before).
     let ownerThread = Atomic<UInt>(0)
     private let onStopped: @Sendable () -> Void
@@ -71,6 +71,18 @@ final class EventLoop: @unchecked Sendable {
         spareFD = open("/dev/null", O_RDONLY | O_CLOEXEC)
     }
 
+    /// The loop-only state. Once the loop thread runs, only it may reach the state; before that the
+    /// thread that builds the loop sets it up (and frees it, for a loop whose thread never started).
+    var loopState: LoopState {
+        assert(isOnOwningThread, "an event loop's state was reached off its thread")
+        return confinedState
+    }
+
+    private var isOnOwningThread: Bool {
+        let owner = ownerThread.load(ordering: .relaxed)
+        return owner == 0 || pthread_equal(owner, pthread_self()) != 0
+    }
+
     /// Adds a descriptor to the epoll set.
     func register(_ fd: Int32, events: UInt32, token: UInt64) throws {
         var event = epoll_event()
@@ -103,23 +115,28 @@ final class EventLoop: @unchecked Sendable {
         var failure: HTTPServerError?
         ownerThread.store(pthread_self(), ordering: .relaxed)
         now = EventLoop.monotonicMilliseconds()
-        while true {
+        waiting: while true {
             let timeout = nextTimeout()
-            let count = events.withUnsafeMutableBufferPointer { buffer in
-                epoll_wait(epollFD, buffer.baseAddress, Int32(buffer.count), timeout)
+            // EINTR is retried in SystemCall.perform with the same timeout, as `now` has not moved.
+            let result = events.withUnsafeMutableBufferPointer { buffer in
+                SystemCall.perform { Int(epoll_wait(epollFD, buffer.baseAddress, Int32(buffer.count), timeout)) }
             }
-            if count < 0 {
-                let code = errno
-                if code == EINTR { continue }
+            let count: Int
+            switch result {
+            case .done(let ready): count = ready
+            // epoll_wait never reports EAGAIN; were it to, it would be a wake-up with nothing ready.
+            case .wouldBlock: count = 0
+            case .failed(let code):
                 // Only EBADF, EFAULT and EINVAL remain: the loop cannot go on. It says so, closes every
                 // connection and reports the failure, so the server ends rather than hanging silently.
                 let error = HTTPServerError.system("epoll_wait", errno: code)
-                configuration.log.log(.error, "epoll_wait failed: \(error.message) (\(HTTPServerError.errnoName(code))); the event loop stops")
+                configuration.log.log(.error, "epoll_wait failed: \(error.message) (\(HTTPServerError.errnoName(code))); the event loop stops",
+                                     [("call", "epoll_wait"), ("errno", HTTPServerError.errnoName(code))])
                 failure = error
-                break
+                break waiting
             }
             now = EventLoop.monotonicMilliseconds()
-            for index in 0..<Int(count) {
+            for index in 0..<count {
                 let event = events[index]
                 dispatch(event.events, token: event.data.u64)
             }

@@ -70,11 +70,10 @@ public struct HTTPRejection: Sendable {
     }
 
     /// The trimmed value of a `name: value` line whose name is `lowercaseName` (any case), else nil.
-    private static func value(of line: UnsafeBufferPointer<UInt8>, named lowercaseName: StaticString) -> String? {
-        let count = lowercaseName.utf8CodeUnitCount
+    private static func value(of line: UnsafeBufferPointer<UInt8>, named lowercaseName: String) -> String? {
+        let count = lowercaseName.utf8.count
         guard line.count > count, line[count] == 0x3A else { return nil }
-        let name = UnsafeBufferPointer(start: lowercaseName.utf8Start, count: count)
-        for offset in 0..<count where line[offset] | 0x20 != name[offset] { return nil }
+        for (offset, expected) in lowercaseName.utf8.enumerated() where line[offset] | 0x20 != expected { return nil }
         var value = line[(count + 1)...]
         while let byte = value.first, byte == 0x20 || byte == 0x09 { value = value.dropFirst() }
         while let byte = value.last, byte == 0x20 || byte == 0x09 { value = value.dropLast() }

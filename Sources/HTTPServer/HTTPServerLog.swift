@@ -6,18 +6,21 @@ public struct HTTPServerLog: Sendable {
         case info, warning, error
     }
 
-    private let write: @Sendable (Severity, String) -> Void
+    /// Key/value fields beside a message (the call, the errno name), in the order given.
+    public typealias Metadata = [(String, String)]
 
-    /// A log that hands each message to `write`.
-    public init(_ write: @escaping @Sendable (Severity, String) -> Void) {
+    private let write: @Sendable (Severity, String, Metadata) -> Void
+
+    /// A log that hands each message and its fields to `write`.
+    public init(_ write: @escaping @Sendable (Severity, String, Metadata) -> Void) {
         self.write = write
     }
 
     /// Drops every message.
-    public static let discard = HTTPServerLog { _, _ in }
+    public static let discard = HTTPServerLog { _, _, _ in }
 
-    /// Reports `message` at `severity`.
-    func log(_ severity: Severity, _ message: String) {
-        write(severity, message)
+    /// Reports `message` at `severity`, with `metadata` as separate fields.
+    func log(_ severity: Severity, _ message: String, _ metadata: Metadata = []) {
+        write(severity, message, metadata)
     }
 }

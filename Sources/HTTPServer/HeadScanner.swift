@@ -31,11 +31,7 @@ struct HeadScanner {
             let limit = requestLineEnd < 0 ? limits.maxRequestLineBytes : requestLineEnd.addingReportingOverflow(limits.maxHeaderBytes).partialValue
             let stop = limit < 0 || limit >= head.count ? head.count : max(index, limit + 1)
             // Eight at a time while a word holds no control byte (CR and LF are controls), then by byte.
-            if let base = head.baseAddress {
-                while index &+ 8 <= stop, !ASCIIWord.mayHoldControl(UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self)) {
-                    index &+= 8
-                }
-            }
+            index = ASCIIWord.skipWordsWithoutControl(in: head, from: index, to: stop)
             while index < stop, Self.isOrdinary(head[index]) { index += 1 }
             guard index < head.count else { break }
             let byte = head[index]

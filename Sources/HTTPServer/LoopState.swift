@@ -41,6 +41,8 @@ final class LoopState {
     var spareFD: Int32 = -1
     /// Accepting waits for a descriptor to come free (EMFILE).
     var acceptPaused: Bool = false
+    /// The accept errnos already logged: each unexpected one is reported once per loop.
+    var loggedAcceptErrors: Set<Int32> = []
 
     init() {}
 
@@ -52,18 +54,6 @@ final class LoopState {
 }
 
 extension EventLoop {
-    /// The loop-only state. Once the loop thread runs, only it may reach the state; before that the
-    /// thread that builds the loop sets it up (and frees it, for a loop whose thread never started).
-    var loopState: LoopState {
-        assert(isOnOwningThread, "an event loop's state was reached off its thread")
-        return confinedState
-    }
-
-    private var isOnOwningThread: Bool {
-        let owner = ownerThread.load(ordering: .relaxed)
-        return owner == 0 || pthread_equal(owner, pthread_self()) != 0
-    }
-
     // Each name below stands for the field of `loopState`, so every use passes the one check.
 
     var listener: Socket? {
@@ -134,6 +124,11 @@ extension EventLoop {
     var spareFD: Int32 {
         _read { yield loopState.spareFD }
         _modify { yield &loopState.spareFD }
+    }
+
+    var loggedAcceptErrors: Set<Int32> {
+        _read { yield loopState.loggedAcceptErrors }
+        _modify { yield &loopState.loggedAcceptErrors }
     }
 
     var acceptPaused: Bool {

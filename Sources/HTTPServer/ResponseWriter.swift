@@ -38,16 +38,15 @@ enum ResponseWriter {
 
     /// The head bytes and body bytes to write for `response`.
     static func serialize(_ response: HTTPResponse, framing: Framing) -> (head: [UInt8], body: [UInt8]) {
-        var capacity = 512
-        while true {
-            var needed = 0
-            let head = [UInt8](unsafeUninitializedCapacity: capacity) { buffer, initialized in
-                needed = writeHead(response, framing: framing, into: buffer)
-                initialized = needed <= buffer.count ? needed : 0
-            }
-            if needed <= capacity { return (head, bodyBytes(response, framing: framing)) }
-            capacity = needed
+        // Off the hot path (the out-of-descriptors refusal and tests), so a zeroed array is cheap enough.
+        var head = [UInt8](repeating: 0, count: 512)
+        var needed = head.withUnsafeMutableBufferPointer { writeHead(response, framing: framing, into: $0) }
+        if needed > head.count {
+            head = [UInt8](repeating: 0, count: needed)
+            needed = head.withUnsafeMutableBufferPointer { writeHead(response, framing: framing, into: $0) }
         }
+        head.removeLast(head.count - min(needed, head.count))
+        return (head, bodyBytes(response, framing: framing))
     }
 
     /// Writes the status line and header section into `buffer`; returns the head's length, which is

@@ -43,6 +43,8 @@ public enum SystemCall {
         case ENFILE: return "ENFILE"
         case EPERM: return "EPERM"
         case EAGAIN: return "EAGAIN"
+        case ENOBUFS: return "ENOBUFS"
+        case ENOTSOCK: return "ENOTSOCK"
         default: return "errno \(code)"
         }
     }

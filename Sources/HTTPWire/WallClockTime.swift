@@ -16,7 +16,8 @@ public struct WallClockTime: Sendable {
     }
 
     /// The current Unix second alone, from time(2): the coarse clock, cheaper than a full reading,
-    /// which is all a `Date:` header (one per response) needs.
+    /// which is all a `Date:` header (one per response) needs. Linux serves it from the coarse clock, a
+    /// tick behind `now()`: just after a second turns, a Date header can name the second before a log time.
     @inlinable
     public static func currentSecond() -> Int64 {
         Int64(time(nil))

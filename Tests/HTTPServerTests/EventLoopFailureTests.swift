@@ -9,10 +9,13 @@ import Testing
 @Suite struct EventLoopFailureTests {
     @Test func aFailingEpollWaitIsLoggedClosesConnectionsAndStopsTheServerWithAnError() async throws {
         let lines = Mutex<[String]>([])
+        let fields = Mutex<[[String]]>([])
         var configuration = HTTPServerConfiguration()
         configuration.port = 0
-        configuration.log = HTTPServerLog { severity, message in
-            if severity == .error { lines.withLock { $0.append(message) } }
+        configuration.log = HTTPServerLog { severity, message, metadata in
+            guard severity == .error else { return }
+            lines.withLock { $0.append(message) }
+            fields.withLock { $0.append(metadata.flatMap { [$0.0, $0.1] }) }
         }
         let server = HTTPServer(configuration: configuration, handler: echoHandler)
         try server.start()
@@ -40,7 +43,38 @@ import Testing
         #expect(failure?.operation == "epoll_wait")
         #expect(failure?.errorNumber == EINVAL)
         #expect(lines.withLock { $0 } == ["epoll_wait failed: Invalid argument (EINVAL); the event loop stops"])
+        #expect(fields.withLock { $0 } == [["call", "epoll_wait", "errno", "EINVAL"]])
         #expect(!server.isAcceptingConnections)
+    }
+
+    @Test func anUnexpectedAcceptErrorIsLoggedOncePerErrnoAndPausesAccepting() throws {
+        let lines = Mutex<[String]>([])
+        let fields = Mutex<[[String]]>([])
+        var configuration = HTTPServerConfiguration()
+        configuration.log = HTTPServerLog { severity, message, metadata in
+            guard severity == .warning else { return }
+            lines.withLock { $0.append(message) }
+            fields.withLock { $0.append(metadata.flatMap { [$0.0, $0.1] }) }
+        }
+        let (listener, _) = try Socket.makeListener(host: "127.0.0.1", port: 0)
+        // A loop that is never started, so this thread may drive it; its listener is swapped for a
+        // pipe, on which accept fails with ENOTSOCK, an errno the accept loop does not expect.
+        let loop = try EventLoop(configuration: configuration, listener: listener, tally: ConnectionTally(),
+                                 handler: echoHandler, immediateHandler: nil, onStopped: {})
+        var pipeEnds: [Int32] = [-1, -1]
+        #expect(pipe(&pipeEnds) == 0)
+        listener.close()
+        loop.listener = Socket(fd: pipeEnds[0])
+        defer {
+            _ = close(pipeEnds[1])
+            loop.release()
+        }
+        loop.acceptConnections()
+        #expect(loop.acceptPaused)
+        loop.acceptConnections()
+        #expect(loop.acceptPaused)
+        #expect(lines.withLock { $0 } == ["accept4 failed: Socket operation on non-socket (ENOTSOCK); accepting pauses until the next timer tick"])
+        #expect(fields.withLock { $0 } == [["call", "accept4", "errno", "ENOTSOCK"]])
     }
 
     @Test func aRequestedStopReportsNoFailure() async throws {

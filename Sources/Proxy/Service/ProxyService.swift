@@ -52,11 +52,11 @@ public final class ProxyService: Sendable {
         serverConfiguration.headerTimeout = ConfigSeconds.duration(config.timeouts.header)
         serverConfiguration.idleTimeout = ConfigSeconds.duration(config.timeouts.idle)
         serverConfiguration.maxConnections = config.limits.maxConnections
-        serverConfiguration.log = HTTPServerLog { severity, message in
+        serverConfiguration.log = HTTPServerLog { severity, message, metadata in
             switch severity {
-            case .info: logger.log(.info, message)
-            case .warning: logger.log(.warn, message)
-            case .error: logger.log(.error, message)
+            case .info: logger.log(.info, message, metadata)
+            case .warning: logger.log(.warn, message, metadata)
+            case .error: logger.log(.error, message, metadata)
             }
         }
         // Health, redirects, errors and cached masters are answered on the loop thread with no task hop.
