@@ -68,13 +68,14 @@ public final class ProxyHandler: Sendable {
         let fetcher = OriginFetcher(
             config: config, origin: origin, logger: logger, metrics: metrics, playlists: caches.playlists,
             mountDirectories: mountDirectories, resolver: resolver)
+        let resolver = TrackResolver(config: config, logger: logger)
         self.masters = MasterResponder(
-            config: config, router: router, fetcher: fetcher, rewritten: caches.rewritten, logger: logger,
+            config: config, router: router, fetcher: fetcher, resolver: resolver, rewritten: caches.rewritten, logger: logger,
             cacheControl: "max-age=\(ConfigSeconds.maxAge(config.cache.masterTTL))")
         let timelines = VideoTimelineReader(
             config: config, fetcher: fetcher, timelines: caches.timelines, timestamps: caches.timestamps, logger: logger)
         self.subtitles = SubtitleResponder(
-            config: config, router: router,
+            config: config, router: router, resolver: resolver,
             cues: SubtitleCueLoader(
                 config: config, documents: caches.subtitles, loads: caches.subtitleLoads, fetcher: fetcher, timelines: timelines,
                 logger: logger, metrics: metrics),

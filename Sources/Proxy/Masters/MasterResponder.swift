@@ -8,6 +8,8 @@ struct MasterResponder: Sendable {
     let config: ProxyConfig
     let router: RequestRouter
     let fetcher: OriginFetcher
+    /// Decides which tracks each master request lists.
+    let resolver: TrackResolver
     /// Rewritten masters with their ETags, ready to send.
     let rewritten: MemoryCache<TaggedBody>
     let logger: ProxyLogger
@@ -17,22 +19,43 @@ struct MasterResponder: Sendable {
     /// Media playlists wrapped in a master, for sets with `wrap_media_playlists`.
     var wrapper: MediaPlaylistWrapper { MediaPlaylistWrapper(config: config, router: router, fetcher: fetcher, logger: logger) }
 
-    /// A path a subtitle set claims: fetch it, and if it really is a master, add the set's tracks.
+    /// A path a subtitle set claims: fetch it, and if it really is a master, add the set's tracks as
+    /// resolved for this request, each pointing at its synthesized playlist under the master the player asked for.
+    func serve(_ target: OriginTarget, set: SubtitleSet, request: HTTPRequest) async throws -> RouteResponse {
+        // The variant of a wrapped master is served before any track is resolved: it lists none.
+        if let media = try wrapper.variantTarget(of: target) {
+            return try await wrapper.serveMedia(media, cacheControl: cacheControl, request: request)
+        }
+        let qualifier = Self.cacheQualifier(set: set, target: target)
+        if let cached = cachedMaster(target, cacheQualifier: qualifier, request: request) { return cached }
+        let tracks = try await resolver.resolve(set, master: target, request: request)
+        return try await serve(
+            target, set: set, tracks: tracks,
+            subtitleURI: { SubtitleURL(setName: set.name, trackID: $0.id, masterTarget: target.proxyTarget, resource: .playlist).path },
+            cacheQualifier: qualifier, request: request)
+    }
+
+    /// A claimed path with its tracks already resolved: fetched, and if it really is a master, rewritten
+    /// with `tracks`, each rendition's URI given by `subtitleURI`; kept under `cacheQualifier`, which
+    /// must name everything that decided the tracks and URIs.
     /// A media playlist is wrapped in a master when the set says so (`wrap_media_playlists`); it and
     /// any other body are otherwise passed on unchanged (SPEC "Classification").
-    func serve(_ target: OriginTarget, set: SubtitleSet, request: HTTPRequest) async throws -> RouteResponse {
+    func serve(
+        _ target: OriginTarget, set: SubtitleSet, tracks: ResolvedTracks, subtitleURI: (TrackConfig) -> String, cacheQualifier: String,
+        request: HTTPRequest
+    ) async throws -> RouteResponse {
         // The variant of a wrapped master: the media playlist itself, never wrapped again.
         if let media = try wrapper.variantTarget(of: target) {
             return try await wrapper.serveMedia(media, cacheControl: cacheControl, request: request)
         }
-        if let cached = cachedMaster(target, set: set, request: request) { return cached }
-        let key = rewrittenKey(target, set: set, request: request)
+        if let cached = cachedMaster(target, cacheQualifier: cacheQualifier, request: request) { return cached }
+        let key = rewrittenKey(target, cacheQualifier: cacheQualifier, request: request)
         let (fetched, originMilliseconds) = try await fetcher.cachedPlaylist(target.url, kind: "master", for: target, request: request)
         guard (200..<300).contains(fetched.status) else { throw OriginFetcher.originFailure(fetched.status, what: "master playlist") }
         let body = MasterRelocation(router: router, mounts: config.mounts)
             .relocate(fetched.body, requestedURL: target.url, finalURL: fetched.finalURL, mount: target.mount)
         do {
-            let (bytes, closedCaptions) = try set.rewriteReporting(body, masterTarget: target.proxyTarget)
+            let (bytes, closedCaptions) = try set.rewriteReporting(body, tracks: tracks.tracks, subtitleURI: subtitleURI)
             // Once per rewrite: the result is cached for the master TTL.
             if closedCaptions == .mixed {
                 logger.log(.warn, "closed_captions left unchanged", [
@@ -57,7 +80,7 @@ struct MasterResponder: Sendable {
             if set.wrapMediaPlaylists, let playlist {
                 do {
                     let media = try MediaPlaylist.parse(fetched.body)
-                    let wrapped = TaggedBody(try await wrapper.wrap(playlist, media: media, fetchedFrom: fetched.finalURL, target: target, set: set, request: request))
+                    let wrapped = TaggedBody(try await wrapper.wrap(playlist, media: media, fetchedFrom: fetched.finalURL, target: target, set: set, tracks: tracks, subtitleURI: subtitleURI, request: request))
                     logger.debug("classified body", [("path", target.proxyPath), ("set", set.name), ("body", "media playlist"), ("action", "wrapped in a master")])
                     self.rewritten.store(wrapped, for: key, cost: wrapped.bytes.count + 128, ttl: ConfigSeconds.duration(config.cache.masterTTL))
                     return RouteResponse(route: .master, response: .makePlaylist(wrapped, cacheControl: cacheControl), originMilliseconds: originMilliseconds)
@@ -92,14 +115,24 @@ struct MasterResponder: Sendable {
 
     /// The rewritten master from the cache, if it is there and live.
     func cachedMaster(_ target: OriginTarget, set: SubtitleSet, request: HTTPRequest, countingMiss: Bool = true) -> RouteResponse? {
-        let key = rewrittenKey(target, set: set, request: request)
+        cachedMaster(target, cacheQualifier: Self.cacheQualifier(set: set, target: target), request: request, countingMiss: countingMiss)
+    }
+
+    /// The rewritten master kept under `cacheQualifier`, if it is there and live.
+    func cachedMaster(_ target: OriginTarget, cacheQualifier: String, request: HTTPRequest, countingMiss: Bool = true) -> RouteResponse? {
+        let key = rewrittenKey(target, cacheQualifier: cacheQualifier, request: request)
         guard let cached = rewritten.value(for: key, countingMiss: countingMiss) else { return nil }
         return RouteResponse(route: .master, response: .makePlaylist(cached, cacheControl: cacheControl))
     }
 
-    /// The rewritten master's URIs are written in the form the player used (`proxyTarget`), so two
-    /// forms of the same origin URL never share an entry.
-    private func rewrittenKey(_ target: OriginTarget, set: SubtitleSet, request: HTTPRequest) -> String {
-        MemoryCacheKey.make(target.url, target: target, request: request, qualifiers: [set.name, target.proxyTarget])
+    /// What a configured set's rewritten master is kept under: the set and the proxy target the player
+    /// used. Its URIs are written in that form, so two forms of the same origin URL never share an entry,
+    /// and the player's choices (`hls_proxy_subtitles`, in the target's query) never share one either.
+    static func cacheQualifier(set: SubtitleSet, target: OriginTarget) -> String {
+        "\(set.name.utf8.count):\(set.name)\(target.proxyTarget)"
+    }
+
+    private func rewrittenKey(_ target: OriginTarget, cacheQualifier: String, request: HTTPRequest) -> String {
+        MemoryCacheKey.make(target.url, target: target, request: request, qualifiers: [cacheQualifier])
     }
 }

@@ -18,14 +18,15 @@ struct MediaPlaylistWrapper: Sendable {
     /// The synthesized master for a media playlist fetched from `target`; its variant's BANDWIDTH from
     /// EXT-X-BITRATE, else the first segments' sizes, else the set's `wrap_bandwidth`.
     func wrap(
-        _ playlist: Playlist, media: MediaPlaylist, fetchedFrom finalURL: String, target: OriginTarget, set: SubtitleSet, request: HTTPRequest
+        _ playlist: Playlist, media: MediaPlaylist, fetchedFrom finalURL: String, target: OriginTarget, set: SubtitleSet,
+        tracks: ResolvedTracks, subtitleURI: (TrackConfig) -> String, request: HTTPRequest
     ) async throws -> [UInt8] {
         let (bandwidth, source) = try await bandwidth(of: playlist, media: media, finalURL: finalURL, target: target, set: set, request: request)
         logger.debug("wrapped media playlist", [
             ("path", target.proxyPath), ("set", set.name), ("bandwidth", String(bandwidth)), ("bandwidth_source", source.rawValue),
         ])
         let master = WrappedMaster.make(bandwidth: bandwidth, variantURI: WrapMarker.variantURI(forTarget: target.proxyTarget))
-        return try set.rewrite(master, masterTarget: target.proxyTarget)
+        return try set.rewriteReporting(master, tracks: tracks.tracks, subtitleURI: subtitleURI).bytes
     }
 
     /// BANDWIDTH and where it came from.

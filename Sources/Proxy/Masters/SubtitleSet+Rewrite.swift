@@ -11,10 +11,20 @@ extension SubtitleSet {
     func rewriteReporting(
         _ master: [UInt8], masterTarget: String
     ) throws(PlaylistError) -> (bytes: [UInt8], closedCaptions: MasterPlaylistRewriter.ClosedCaptionsOutcome?) {
+        try rewriteReporting(master, tracks: tracks) { track in
+            SubtitleURL(setName: name, trackID: track.id, masterTarget: masterTarget, resource: .playlist).path
+        }
+    }
+
+    /// The master with `tracks` (this set's, as resolved for one request) added in this set's group,
+    /// each pointing at `subtitleURI(track)`.
+    func rewriteReporting(
+        _ master: [UInt8], tracks: [TrackConfig], subtitleURI: (TrackConfig) -> String
+    ) throws(PlaylistError) -> (bytes: [UInt8], closedCaptions: MasterPlaylistRewriter.ClosedCaptionsOutcome?) {
         let rewriter = MasterPlaylistRewriter(tracks: tracks.map(\.track), groupID: groupID, closedCaptionsNone: closedCaptionsNone)
         return try rewriter.rewriteReporting(master) { index in
             guard tracks.indices.contains(index) else { return "" }
-            return SubtitleURL(setName: name, trackID: tracks[index].id, masterTarget: masterTarget, resource: .playlist).path
+            return subtitleURI(tracks[index])
         }
     }
 

@@ -23,7 +23,12 @@ struct SubtitleCueLoader: Sendable {
     /// Load shedding is not a broken source: `OriginError.overloaded` is thrown (503), never served or
     /// cached empty.
     func cues(set: SubtitleSet, track: TrackConfig, master: OriginTarget, request: HTTPRequest) async throws -> SubtitleTrackCues {
-        let key = MemoryCacheKey.make(master.url, target: master, request: request, qualifiers: [set.name, track.id])
+        // The resolved source and what shapes the cues are in the key: the same set, track id and master
+        // may carry other sources (a template, a backend, a signed URL), and those never share cues.
+        let key = MemoryCacheKey.make(master.url, target: master, request: request, qualifiers: [
+            set.name, track.id, track.source, track.format?.rawValue ?? "", String(track.offset), track.mpegts.map { String($0) } ?? "",
+            track.track.language,
+        ])
         if let hit = documents.value(for: key) { return hit }
         return try await loads.cues(for: key) { [self] in
             // A load that finished between the lookup above and this one left its document in the cache.

@@ -5,6 +5,8 @@ import HTTPServer
 struct SubtitleResponder: Sendable {
     let config: ProxyConfig
     let router: RequestRouter
+    /// Decides which tracks the master lists, so a subtitle URL's track is found among them.
+    let resolver: TrackResolver
     let cues: SubtitleCueLoader
     let timelines: VideoTimelineReader
     /// `Cache-Control` of synthesized subtitle responses, made once.
@@ -12,14 +14,23 @@ struct SubtitleResponder: Sendable {
     /// Tracks already logged as served segmented although configured `single`, and the like.
     let notices = OnceNotices()
 
-    /// Serves a synthesized subtitle playlist or WebVTT file.
+    /// Serves a synthesized subtitle playlist or WebVTT file of a configured set. Its track is looked
+    /// up among the tracks resolved for its master, never straight from the config, so a track the
+    /// master would not list (an absent optional one, say) is not served either.
     func serve(_ url: SubtitleURL, request: HTTPRequest) async throws -> RouteResponse {
-        guard let set = config.subtitleSets.first(where: { $0.name == url.setName }),
-              let track = set.tracks.first(where: { $0.id == url.trackID })
-        else { throw ProxyError.notFound("no subtitle track \(Sanitized.text(url.setName))/\(Sanitized.text(url.trackID))") }
+        let missing = ProxyError.notFound("no subtitle track \(Sanitized.text(url.setName))/\(Sanitized.text(url.trackID))")
+        guard let set = config.subtitleSets.first(where: { $0.name == url.setName }) else { throw missing }
         let master = try masterTarget(of: url)
+        guard let track = try await resolver.resolve(set, master: master, request: request).track(id: url.trackID) else { throw missing }
+        return try await serve(url.resource, set: set, track: track, master: master, request: request)
+    }
+
+    /// Serves `resource` of a track already resolved for `master`.
+    func serve(
+        _ resource: SubtitleURL.Resource, set: SubtitleSet, track: TrackConfig, master: OriginTarget, request: HTTPRequest
+    ) async throws -> RouteResponse {
         let (timeline, timelineFailed) = try await timelines.videoTimeline(master, request: request)
-        switch url.resource {
+        switch resource {
         case .playlist:
             let body: [UInt8]
             // Made without the timeline a failed fetch withheld: provisional, like the empty fallback.
