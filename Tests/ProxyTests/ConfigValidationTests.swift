@@ -154,7 +154,7 @@ import Testing
         (#""source": "my subs.vtt""#, #"subtitles[0].tracks[0].source: source "my subs.vtt" must be a URL without spaces or control characters"#),
         (#""source": "https://example.com/subtitles?id=3""#, #"subtitles[0].tracks[0].format: is required: the extension of "https://example.com/subtitles?id=3" does not tell webvtt, srt, mp4 or ttml"#),
         (#""forced": "yes""#, #"subtitles[0].tracks[0].forced: expected true or false, got "yes""#),
-        (#""lang": "en""#, "subtitles[0].tracks[0].lang: unknown key (expected one of assoc_language, autoselect, characteristics, default, forced, format, id, language, mode, mpegts, name, offset, segment_duration, source)"),
+        (#""lang": "en""#, "subtitles[0].tracks[0].lang: unknown key (expected one of assoc_language, autoselect, characteristics, default, forced, format, id, language, mode, mpegts, name, offset, optional, segment_duration, source)"),
     ])
     func trackProblemsNameTheirField(override: String, expected: String) {
         // The override replaces the base field of the same name: JSON objects must not repeat a key.

@@ -1,3 +1,4 @@
+import HLS
 import HTTPServer
 
 /// Decides, per master request, which tracks a subtitle set lists: the one place a request's tracks
@@ -6,11 +7,64 @@ struct TrackResolver: Sendable {
     let config: ProxyConfig
     let logger: ProxyLogger
 
-    /// The set's tracks for one master request.
+    /// The set's tracks for one master request: captures substituted, optional tracks whose source is
+    /// absent dropped, the player's choices applied.
     func resolve(_ set: SubtitleSet, master: OriginTarget, request: HTTPRequest) async throws -> ResolvedTracks {
         // Dynamic tracks: a list of tracks from elsewhere (a backend) replaces `set.tracks` here,
         // before substitution and probing, so it goes through the same steps as configured ones.
         let tracks = set.tracks
-        return ResolvedTracks(tracks: tracks)
+        let substituted = substitutingCaptures(in: tracks, set: set, master: master)
+        return ResolvedTracks(tracks: substituted)
+    }
+
+    // MARK: - Templates
+
+    /// The tracks with `{capture}`s in `source` and `name` replaced by the request path's captures, as
+    /// the request spelled them (still percent-encoded). A track whose substituted attributes break the
+    /// rendition rules (a NAME with `"`, two NAMEs alike) is left out with a warn line.
+    func substitutingCaptures(in tracks: [TrackConfig], set: SubtitleSet, master: OriginTarget) -> [TrackConfig] {
+        guard tracks.contains(where: { Template.mayHaveCaptures($0.source) || Template.mayHaveCaptures($0.track.name) }) else {
+            return tracks
+        }
+        let rawPath = splitTarget(master.proxyTarget).path
+        let captures = set.masters.lazy
+            .filter { !$0.captureNames.isEmpty && $0.matches(master.proxyPath) }
+            .compactMap { $0.captures(inRawPath: Substring(rawPath)) }
+            .first ?? [:]
+        var substituted: [TrackConfig] = []
+        for var track in tracks {
+            guard let source = Self.substitute(track.source, captures), let name = Self.substitute(track.track.name, captures) else {
+                logger.log(.warn, "track left out: its template's captures are not in the request path", [
+                    ("path", master.proxyPath), ("set", set.name), ("track", track.id),
+                ])
+                continue
+            }
+            track.source = Self.relativeReferenceKept(source, template: track.source)
+            track.track.name = name
+            substituted.append(track)
+        }
+        // RFC 8216 §4.3.4.1: the substituted NAMEs must still be quoted-strings, unique in the group.
+        let problems = SubtitleTrack.problems(in: substituted.map(\.track))
+        guard !problems.isEmpty else { return substituted }
+        var dropped = Set<Int>()
+        for problem in problems where substituted.indices.contains(problem.trackIndex) && dropped.insert(problem.trackIndex).inserted {
+            logger.log(.warn, "track left out: its substituted attributes break the rendition rules", [
+                ("path", master.proxyPath), ("set", set.name), ("track", substituted[problem.trackIndex].id), ("reason", problem.message),
+            ])
+        }
+        return substituted.enumerated().filter { !dropped.contains($0.offset) }.map(\.element)
+    }
+
+    /// `text` with its captures substituted; itself when it has none; nil when a capture is missing.
+    static func substitute(_ text: String, _ captures: [String: Substring]) -> String? {
+        guard Template.mayHaveCaptures(text) else { return text }
+        return (try? Template(parsing: text))?.substituting(captures)
+    }
+
+    /// A source that starts with a capture stays a relative reference: RFC 3986 §4.2, a first segment
+    /// with a ":" (a capture such as `https:`) would read as a scheme, so it goes behind "./".
+    static func relativeReferenceKept(_ source: String, template: String) -> String {
+        guard template.hasPrefix("{"), source.prefix(while: { $0 != "/" }).contains(":") else { return source }
+        return "./" + source
     }
 }

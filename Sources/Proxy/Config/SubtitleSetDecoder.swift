@@ -45,7 +45,17 @@ enum SubtitleSetDecoder {
                 groupID = text
             }
         }
+        for (index, pattern) in masters.enumerated() {
+            if let problem = pattern.templateProblem {
+                reader.report(path.key("masters").index(index), problem)
+            } else if Set(pattern.captureNames).count != pattern.captureNames.count {
+                reader.report(path.key("masters").index(index), "names a capture twice: each {name} may appear once in a pattern")
+            }
+        }
         let tracks = trackConfigs(members["tracks"], at: path.key("tracks"), in: &reader)
+        if case .array(let elements)? = members["tracks"] {
+            checkCaptures(elements, tracksPath: path.key("tracks"), masters: masters, mastersGiven: members["masters"] != nil, in: &reader)
+        }
         let wrap = reader.bool(members["wrap_media_playlists"], at: path.key("wrap_media_playlists")) ?? false
         var wrapBandwidth = SubtitleSet.defaultWrapBandwidth
         if let bits = reader.integer(members["wrap_bandwidth"], at: path.key("wrap_bandwidth")) {
@@ -63,6 +73,42 @@ enum SubtitleSetDecoder {
         set.wrapMediaPlaylists = wrap
         set.wrapBandwidth = wrapBandwidth
         return set
+    }
+
+    /// Each capture a track's `source` or `name` uses must be defined by every pattern of `masters`,
+    /// since any of them may be the one that claims a request.
+    private static func checkCaptures(
+        _ elements: [ConfigValue], tracksPath: ConfigPath, masters: [PathPattern], mastersGiven: Bool, in reader: inout ConfigReader
+    ) {
+        for (index, element) in elements.enumerated() {
+            guard case .object(let members) = element else { continue }
+            for key in ["source", "name"] {
+                let fieldPath = tracksPath.index(index).key(key)
+                // Read as the track decoder read it, `${ENV}` expanded (its problems are reported already).
+                guard case .string(let raw) = members[key], !reader.hasProblem(at: fieldPath),
+                      let text = reader.expand(raw, at: fieldPath), Template.mayHaveCaptures(text) else { continue }
+                let template: Template
+                do {
+                    template = try Template(parsing: text)
+                } catch {
+                    reader.report(fieldPath, error.reason)
+                    continue
+                }
+                // Templated sources are trusted as written sources are, so the request may fill in
+                // the path, never the host the proxy connects to.
+                if key == "source", let scheme = text.range(of: "://"),
+                   text[scheme.upperBound...].prefix(while: { $0 != "/" && $0 != "?" && $0 != "#" }).contains("{") {
+                    reader.report(fieldPath, "a capture may not stand in the source's host: the request path would choose where the proxy connects")
+                    continue
+                }
+                for name in template.captureNames {
+                    guard let position = masters.firstIndex(where: { !$0.captureNames.contains(name) }) else { continue }
+                    let which = mastersGiven ? "masters[\(position)]" : "the default masters pattern"
+                    reader.report(fieldPath, "uses {\(name)}, which \(which) \(ConfigReader.quoted(masters[position].pattern)) does not define")
+                    break
+                }
+            }
+        }
     }
 
     /// `closed_captions`: absent leaves masters as they are; "none" is the only value.
@@ -120,7 +166,7 @@ enum SubtitleSetDecoder {
             tracks.append(
                 TrackConfig(
                     id: id, track: draft.track, source: draft.source, format: draft.format, offset: draft.offset,
-                    mode: draft.mode, segmentDuration: draft.segmentDuration, mpegts: draft.mpegts))
+                    mode: draft.mode, segmentDuration: draft.segmentDuration, mpegts: draft.mpegts, optional: draft.optional))
         }
         return tracks
     }

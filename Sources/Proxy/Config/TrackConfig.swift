@@ -19,11 +19,13 @@ public struct TrackConfig: Sendable, Hashable {
     public var segmentDuration: Double
     /// X-TIMESTAMP-MAP MPEGTS value (90 kHz ticks) to use instead of the one read from the video.
     public var mpegts: Int64?
+    /// Listed only when its source exists (`optional`): probed when the master is built.
+    public var optional: Bool = false
 
     /// Makes a track; the defaults are the JSON defaults.
     public init(
         id: String, track: SubtitleTrack, source: String, format: SourceFormat? = nil, offset: Double = 0,
-        mode: SubtitleMode = .segmented, segmentDuration: Double = 6, mpegts: Int64? = nil
+        mode: SubtitleMode = .segmented, segmentDuration: Double = 6, mpegts: Int64? = nil, optional: Bool = false
     ) {
         self.id = id
         self.track = track
@@ -33,6 +35,7 @@ public struct TrackConfig: Sendable, Hashable {
         self.mode = mode
         self.segmentDuration = segmentDuration
         self.mpegts = mpegts
+        self.optional = optional
     }
 
     /// What a subtitle source holds.

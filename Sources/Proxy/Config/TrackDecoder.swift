@@ -12,6 +12,7 @@ struct TrackDraft {
     var mode: TrackConfig.SubtitleMode
     var segmentDuration: Double
     var mpegts: Int64?
+    var optional: Bool
 }
 
 /// One element of a set's `tracks` array: its rendition attributes and source, problems reported to the reader.
@@ -21,7 +22,7 @@ enum TrackDecoder {
     static func trackDraft(_ value: ConfigValue?, at path: ConfigPath, in reader: inout ConfigReader) -> TrackDraft? {
         let keys: Set<String> = [
             "id", "name", "language", "assoc_language", "default", "autoselect", "forced", "characteristics",
-            "source", "format", "offset", "mode", "segment_duration", "mpegts",
+            "source", "format", "offset", "mode", "segment_duration", "mpegts", "optional",
         ]
         guard let members = reader.object(value, at: path, keys: keys) else {
             if value == .null { reader.report(path, "expected an object, got null") }
@@ -63,13 +64,14 @@ enum TrackDecoder {
         if let mpegts, !(0...Self.maxMPEGTS).contains(mpegts) {
             reader.report(path.key("mpegts"), "\(mpegts) is outside the 33-bit MPEG-TS range 0...\(Self.maxMPEGTS)")
         }
+        let optional = reader.bool(members["optional"], at: path.key("optional")) ?? false
         guard let name, let language, let source else { return nil }
         let track = SubtitleTrack(
             name: name, language: language, assocLanguage: assocLanguage, isDefault: isDefault, autoselect: autoselect,
             forced: forced, characteristics: characteristics)
         return TrackDraft(
             id: id, track: track, characteristicIndices: characteristicIndices, source: source, format: format,
-            offset: offset, mode: mode, segmentDuration: segmentDuration, mpegts: mpegts)
+            offset: offset, mode: mode, segmentDuration: segmentDuration, mpegts: mpegts, optional: optional)
     }
 
     private static let maxMPEGTS: Int64 = (1 << 33) - 1

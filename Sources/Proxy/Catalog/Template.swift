@@ -1,0 +1,78 @@
+/// A string with `{name}` captures in it: a `masters` pattern names them, a track's `source` and `name`
+/// use them. A name is letters, digits and `_`, not starting with a digit; every `{` opens one and
+/// every `}` closes one (URLs have no literal braces: RFC 3986 §2 leaves them out).
+public struct Template: Sendable, Hashable {
+    /// A run of text or a capture, in order.
+    public enum Part: Sendable, Hashable {
+        case literal(String)
+        case capture(String)
+    }
+
+    /// The parts, in order; a string without braces is one literal.
+    public let parts: [Part]
+
+    /// Parses `text`; throws a one-line reason when a brace does not open or close a capture.
+    public init(parsing text: String) throws(TemplateError) {
+        var parts: [Part] = []
+        var literal = ""
+        var rest = Substring(text)
+        while let brace = rest.firstIndex(where: { $0 == "{" || $0 == "}" }) {
+            literal += rest[..<brace]
+            guard rest[brace] == "{" else { throw TemplateError("\"}\" closes no capture: write captures as {name}") }
+            let afterBrace = rest.index(after: brace)
+            guard let close = rest[afterBrace...].firstIndex(where: { !Self.isNameCharacter($0) }), rest[close] == "}" else {
+                throw TemplateError("\"{\" opens no capture: write captures as {name} (letters, digits and _)")
+            }
+            let name = String(rest[afterBrace..<close])
+            guard let first = name.unicodeScalars.first, !(0x30...0x39).contains(first.value) else {
+                throw TemplateError("capture {\(name)} needs a name that starts with a letter or _")
+            }
+            if !literal.isEmpty { parts.append(.literal(literal)) }
+            literal = ""
+            parts.append(.capture(name))
+            rest = rest[rest.index(after: close)...]
+        }
+        literal += rest
+        if !literal.isEmpty || parts.isEmpty { parts.append(.literal(literal)) }
+        self.parts = parts
+    }
+
+    /// Whether `text` has any brace, so needs parsing (most sources and names have none).
+    public static func mayHaveCaptures(_ text: String) -> Bool {
+        text.utf8.contains { $0 == UInt8(ascii: "{") || $0 == UInt8(ascii: "}") }
+    }
+
+    /// The capture names used, in order of first use.
+    public var captureNames: [String] {
+        var names: [String] = []
+        for case .capture(let name) in parts where !names.contains(name) { names.append(name) }
+        return names
+    }
+
+    /// The text with each capture replaced by its value, copied as it is (a capture taken from a request
+    /// path stays percent-encoded); nil when a value is missing.
+    public func substituting(_ values: [String: Substring]) -> String? {
+        var out = ""
+        for part in parts {
+            switch part {
+            case .literal(let text): out += text
+            case .capture(let name):
+                guard let value = values[name] else { return nil }
+                out += value
+            }
+        }
+        return out
+    }
+
+    /// `[A-Za-z0-9_]`.
+    static func isNameCharacter(_ character: Character) -> Bool {
+        guard let ascii = character.asciiValue else { return false }
+        return (0x30...0x39).contains(ascii) || (0x41...0x5A).contains(ascii) || (0x61...0x7A).contains(ascii) || ascii == 0x5F
+    }
+}
+
+/// Why a template does not parse, in one line.
+public struct TemplateError: Error, Sendable, Hashable {
+    public let reason: String
+    init(_ reason: String) { self.reason = reason }
+}
