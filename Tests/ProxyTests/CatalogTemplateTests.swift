@@ -85,3 +85,43 @@ import Testing
         #expect(ConfigTestSupport.problems(json) == [])
     }
 }
+
+/// The config keys of optional tracks and the tracks cache, checked by field path.
+@Suite struct CatalogConfigTests {
+    @Test func tracksTTLDefaultsToSixtySecondsAndIsRead() throws {
+        #expect(try ConfigTestSupport.decode("{}").cache.tracksTTL == 60)
+        #expect(try ConfigTestSupport.decode(#"{"cache": {"tracks_ttl_seconds": 5}}"#).cache.tracksTTL == 5)
+    }
+
+    @Test func aNegativeTracksTTLIsReportedByFieldPath() {
+        #expect(ConfigTestSupport.problems(#"{"cache": {"tracks_ttl_seconds": -1}}"#) == ["cache.tracks_ttl_seconds: must be 0 or more, got -1"])
+    }
+
+    @Test func optionalIsABooleanDefaultingToFalse() throws {
+        let json = ConfigTestSupport.setJSON(tracks: #"{"name": "A", "language": "en", "source": "a.vtt"}, {"name": "B", "language": "de", "source": "b.vtt", "optional": true}"#)
+        let tracks = try #require(try ConfigTestSupport.decode(json).subtitleSets.first).tracks
+        #expect(tracks.map(\.optional) == [false, true])
+        let bad = ConfigTestSupport.setJSON(tracks: #"{"name": "A", "language": "en", "source": "a.vtt", "optional": "yes"}"#)
+        let problems = ConfigTestSupport.problems(bad)
+        #expect(problems.count == 1)
+        #expect(problems.first?.hasPrefix("subtitles[0].tracks[0].optional: ") == true)
+    }
+}
+
+/// Choices read from a query and applied to tracks, without sockets.
+@Suite struct PlayerChoicesTests {
+    @Test func theOriginQueryLosesOnlyTheChoiceParameters() {
+        #expect(PlayerChoices.originQuery("a=1&hls_proxy_subtitles=en,fr&b=2&hls_proxy_default=fr") == "a=1&b=2")
+        #expect(PlayerChoices.originQuery("hls_proxy_subtitles=en") == nil)
+        #expect(PlayerChoices.originQuery("hls_proxy_other=1") == "hls_proxy_other=1")
+        #expect(PlayerChoices.originQuery(nil) == nil)
+        #expect(PlayerChoices.originQuery("a=1") == "a=1")
+    }
+
+    @Test func valuesArePercentDecodedAndEmptyOnesSayNothing() {
+        let choices = PlayerChoices(query: "hls_proxy_subtitles=en%2Cfr&hls_proxy_default=")
+        #expect(choices.subtitles == ["en", "fr"])
+        #expect(choices.defaultTrack == nil)
+        #expect(PlayerChoices(query: "hls_proxy_subtitles=,").isEmpty)
+    }
+}

@@ -6,6 +6,18 @@ import HTTPServer
 struct TrackResolver: Sendable {
     let config: ProxyConfig
     let logger: ProxyLogger
+    /// Source probes go through the same origin client, SSRF checks and mount binding as source fetches.
+    let fetcher: OriginFetcher
+    /// Answers of optional tracks' probes.
+    let probes: SourceProbes
+
+    init(config: ProxyConfig, logger: ProxyLogger, fetcher: OriginFetcher) {
+        self.config = config
+        self.logger = logger
+        self.fetcher = fetcher
+        // An answer is a key and a flag: a small share of the memory budget holds thousands.
+        probes = SourceProbes(maxBytes: max(0, config.cache.maxBytes / 64))
+    }
 
     /// The set's tracks for one master request: captures substituted, optional tracks whose source is
     /// absent dropped, the player's choices applied.
@@ -14,7 +26,9 @@ struct TrackResolver: Sendable {
         // before substitution and probing, so it goes through the same steps as configured ones.
         let tracks = set.tracks
         let substituted = substitutingCaptures(in: tracks, set: set, master: master)
-        return ResolvedTracks(tracks: substituted)
+        let present = try await droppingAbsentOptionalTracks(substituted, set: set, master: master, request: request)
+        let choices = PlayerChoices(query: splitTarget(master.proxyTarget).query)
+        return ResolvedTracks(tracks: choices.isEmpty ? present : choices.applied(to: present))
     }
 
     // MARK: - Templates

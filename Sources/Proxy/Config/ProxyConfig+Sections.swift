@@ -135,6 +135,8 @@ extension ProxyConfig {
         /// Seconds an empty fallback track stays cached, and the most its `max-age` says
         /// (`fallback_ttl_seconds`); short, so a source that was briefly missing comes back soon.
         public var fallbackTTL: Double
+        /// Seconds resolved tracks' answers are kept (`tracks_ttl_seconds`): optional tracks' source probes.
+        public var tracksTTL: Double = 60
 
         /// Makes cache settings; the defaults are the JSON defaults.
         public init(

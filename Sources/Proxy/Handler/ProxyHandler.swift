@@ -68,7 +68,7 @@ public final class ProxyHandler: Sendable {
         let fetcher = OriginFetcher(
             config: config, origin: origin, logger: logger, metrics: metrics, playlists: caches.playlists,
             mountDirectories: mountDirectories, resolver: resolver)
-        let resolver = TrackResolver(config: config, logger: logger)
+        let resolver = TrackResolver(config: config, logger: logger, fetcher: fetcher)
         self.masters = MasterResponder(
             config: config, router: router, fetcher: fetcher, resolver: resolver, rewritten: caches.rewritten, logger: logger,
             cacheControl: "max-age=\(ConfigSeconds.maxAge(config.cache.masterTTL))")

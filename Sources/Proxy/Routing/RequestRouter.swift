@@ -164,7 +164,8 @@ struct RequestRouter: Sendable {
         switch mount.origin {
         case .http(let baseURL):
             if !restCannotClimb { try Self.refuseDotDotSegments(rawRest) }
-            return OriginTarget(mount: routed, location: .joined(base: baseURL, rest: rawRest, query: query),
+            // The player's track choices are the proxy's: the origin's query never carries them.
+            return OriginTarget(mount: routed, location: .joined(base: baseURL, rest: rawRest, query: PlayerChoices.originQuery(query)),
                                 proxyPath: decodedPath, proxyTarget: proxyTarget)
         case .directory(let root):
             let path = try FileConfinement.confinedPath(root: root, rawRelativePath: String(rawRest))
@@ -224,7 +225,7 @@ struct RequestRouter: Sendable {
         // segment would make name something other than what the origin serves.
         try Self.refuseDotDotSegments(rawRest)
         let suffix = query.map { "?" + $0 } ?? ""
-        let url = "\(scheme)://\(authority.lowercased())/\(rawRest)\(suffix)"
+        let url = "\(scheme)://\(authority.lowercased())/\(rawRest)\(PlayerChoices.originQuery(query).map { "?" + $0 } ?? "")"
         let decodedPath = "/\(scheme)/\(authority.lowercased())/" + (try PathDecoding.decodePath(rawRest))
         let proxyTarget = "/\(scheme)/\(authority)/\(rawRest)\(suffix)"
         return OriginTarget(mount: nil, location: .whole(url), proxyPath: decodedPath, proxyTarget: proxyTarget)

@@ -103,7 +103,7 @@ struct SubtitleCueLoader: Sendable {
     static var emptyDocument: WebVTTDocument { WebVTTDocument() }
 
     private func loadSource(_ track: TrackConfig, master: OriginTarget, request: HTTPRequest) async throws -> WebVTTDocument {
-        guard let url = sourceURL(of: track, master: master) else {
+        guard let url = Self.sourceURL(of: track, master: master) else {
             throw SubtitleSourceFailure(reason: "bad_source", detail: "source URI does not resolve")
         }
         if url.hasPrefix("file:") {
@@ -151,7 +151,7 @@ struct SubtitleCueLoader: Sendable {
 
     /// The track's source as an absolute URL: relative to the master's origin URL, except that on a
     /// directory mount a path starting with "/" is taken from the mount's root.
-    func sourceURL(of track: TrackConfig, master: OriginTarget) -> String? {
+    static func sourceURL(of track: TrackConfig, master: OriginTarget) -> String? {
         if case .directory(let root) = master.mount?.origin, track.source.hasPrefix("/"), !track.source.hasPrefix("//") {
             let rootURL = URL(fileURLWithPath: root, isDirectory: true).absoluteString
             return URLReference.resolve(String(track.source.dropFirst()), against: rootURL)

@@ -3,9 +3,10 @@ import HTTPServer
 @testable import HTTPWire
 import TestSupport
 
-/// A real in-process origin for subtitle sources: any path ending in `/{file}` answers with
-/// Tests/Fixtures/subtitles/{file}, unless it is listed as missing; every request is recorded with
-/// its method and its target exactly as sent (still percent-encoded).
+/// A real in-process origin for subtitle sources: any path under `/subs/` ending in `/{file}` answers
+/// with Tests/Fixtures/subtitles/{file}, any other path with that file of Tests/Fixtures, unless it is
+/// listed as missing; every request is recorded with its method and its target exactly as sent
+/// (still percent-encoded, query included).
 final class SubtitleSourceOrigin: Sendable {
     /// A request as the origin saw it.
     struct Seen: Sendable, Equatable {
@@ -20,7 +21,7 @@ final class SubtitleSourceOrigin: Sendable {
     /// head (405 or 501, as origins that refuse HEAD answer). `delay`: how long each answer waits.
     init(missing: Set<String> = [], headStatus: Int? = nil, delay: Duration? = nil) throws {
         let seen = self.seen
-        let directory = Fixtures.directory.appendingPathComponent("subtitles").path
+        let root = Fixtures.directory.path
         var configuration = HTTPServerConfiguration()
         configuration.port = 0
         server = HTTPServer(configuration: configuration) { request in
@@ -29,11 +30,14 @@ final class SubtitleSourceOrigin: Sendable {
             if request.method == .head, let headStatus {
                 return HTTPResponse(status: HTTPStatus(code: headStatus), bytes: Array("no HEAD here\n".utf8))
             }
-            let file = request.rawPath.split(separator: "/").last.map(String.init) ?? ""
+            let file = request.rawPath.hasPrefix("/subs/")
+                ? "/subtitles/" + (request.rawPath.split(separator: "/").last.map(String.init) ?? "")
+                : request.path
             guard !missing.contains(request.rawPath), !file.contains(".."),
-                  let data = FileManager.default.contents(atPath: directory + "/" + file)
+                  let data = FileManager.default.contents(atPath: root + file)
             else { return HTTPResponse(status: .notFound, bytes: Array("not found\n".utf8)) }
-            return HTTPResponse(status: .ok, headers: ["Content-Type": "text/vtt"], bytes: Array(data))
+            let type = file.hasSuffix(".m3u8") ? "application/vnd.apple.mpegurl" : file.hasSuffix(".vtt") ? "text/vtt" : "application/octet-stream"
+            return HTTPResponse(status: .ok, headers: ["Content-Type": type], bytes: Array(data))
         }
         try server.start()
     }
