@@ -23,17 +23,16 @@ trap cleanup EXIT
 [ -x "$BIN" ] || { echo "FAIL: $BIN missing: run swift build first"; exit 1; }
 
 # The origin: two assets of the bundled sample, English for both, German (the sample's French file) for one.
-mkdir -p "$WORK/www/assets" "$WORK/www/subs/movie-a" "$WORK/www/subs/movie%20b"
+mkdir -p "$WORK/www/assets" "$WORK/www/subs/movie-a" "$WORK/www/subs/movie b"
 for asset in movie-a "movie b"; do
     mkdir -p "$WORK/www/assets/$asset"
     cp -r "$ROOT/Examples/sample-vod/master.m3u8" "$ROOT/Examples/sample-vod/v0" "$ROOT/Examples/sample-vod/v1" "$WORK/www/assets/$asset/"
 done
 cp "$ROOT/Examples/sample-vod/subs/en.vtt" "$WORK/www/subs/movie-a/en.vtt"
 cp "$ROOT/Examples/sample-vod/subs/fr.vtt" "$WORK/www/subs/movie-a/de.vtt"
-# python's http.server decodes the path, so the encoded asset "movie%20b" is looked up as "movie b" for
-# the video, while its subtitles are kept under the literal "movie%20b": found only if sent still encoded.
-mkdir -p "$WORK/www/subs/movie%2520b"
-cp "$ROOT/Examples/sample-vod/subs/en.vtt" "$WORK/www/subs/movie%2520b/en.vtt"
+# The asset "movie b" is requested as movie%20b; the origin log shows whether its source was asked for
+# still encoded (a decoded space could not even be sent in a request line).
+cp "$ROOT/Examples/sample-vod/subs/en.vtt" "$WORK/www/subs/movie b/en.vtt"
 python3 -m http.server "$ORIGIN_PORT" --bind 127.0.0.1 --directory "$WORK/www" >"$WORK/origin.log" 2>&1 &
 PIDS+=($!)
 
