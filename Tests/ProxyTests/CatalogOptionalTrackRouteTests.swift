@@ -109,4 +109,27 @@ import Testing
             #expect(proxy.logLines.contains { $0.contains("optional track source probe failed") && $0.contains("\"track\":\"de\"") })
         }
     }
+
+    @Test func onADirectoryMountAnOptionalTrackIsListedOnlyWhenItsFileExists() async throws {
+        let config = """
+            {
+              "mounts": { "files": { "origin": "FIXTURES" } },
+              "subtitles": [
+                { "name": "dir", "masters": ["/files/{asset}/master.m3u8"],
+                  "tracks": [
+                    { "id": "fr", "name": "French", "language": "fr", "optional": true, "source": "/subtitles/fr.vtt" },
+                    { "id": "de", "name": "Deutsch", "language": "de", "optional": true, "source": "/subtitles/{asset}-de.vtt" }
+                  ] }
+              ]
+            }
+            """
+        try await withProxy(config) { proxy in
+            let master = try await proxy.get("/files/vod-ts/master.m3u8")
+            #expect(master.status == 200)
+            let renditions = subtitleRenditions(master)
+            #expect(renditions.count == 1)
+            #expect(renditions.first?.contains("LANGUAGE=\"fr\"") == true)
+            #expect(proxy.logLines.contains { $0.contains("resolved tracks") && $0.contains("\"tracks\":\"fr\"") })
+        }
+    }
 }

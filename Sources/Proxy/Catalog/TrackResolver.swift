@@ -28,7 +28,14 @@ struct TrackResolver: Sendable {
         let substituted = substitutingCaptures(in: tracks, set: set, master: master)
         let present = try await droppingAbsentOptionalTracks(substituted, set: set, master: master, request: request)
         let choices = PlayerChoices(query: splitTarget(master.proxyTarget).query)
-        return ResolvedTracks(tracks: choices.isEmpty ? present : choices.applied(to: present))
+        let resolved = ResolvedTracks(tracks: choices.isEmpty ? present : choices.applied(to: present))
+        if logger.isEnabled(.debug), resolved.tracks.count != tracks.count || !choices.isEmpty {
+            logger.debug("resolved tracks", [
+                ("path", master.proxyPath), ("set", set.name), ("tracks", resolved.tracks.map(\.id).joined(separator: ",")),
+                ("configured", String(tracks.count)),
+            ])
+        }
+        return resolved
     }
 
     // MARK: - Templates
