@@ -85,6 +85,9 @@ extension ProxyConfig {
         /// Origin exchanges in flight at once (`max_origin_exchanges`); nil: derived from the
         /// descriptor limit (`effectiveMaxOriginExchanges`).
         public var maxOriginExchanges: Int?
+        /// Largest answer read from a subtitle set's `tracks_url` (`max_tracks_response_bytes`); a larger
+        /// one fails as `too_large` and the master gets no backend tracks.
+        public var maxTracksResponseBytes: Int = 1 << 20
 
         /// Makes limits; the defaults are the JSON defaults.
         public init(
@@ -135,6 +138,9 @@ extension ProxyConfig {
         /// Seconds an empty fallback track stays cached, and the most its `max-age` says
         /// (`fallback_ttl_seconds`); short, so a source that was briefly missing comes back soon.
         public var fallbackTTL: Double
+        /// Seconds the tracks a `tracks_url` answered stay cached, per URL and header set
+        /// (`tracks_ttl_seconds`); a failed answer is kept `fallbackTTL` instead.
+        public var tracksTTL: Double = 60
 
         /// Makes cache settings; the defaults are the JSON defaults.
         public init(
