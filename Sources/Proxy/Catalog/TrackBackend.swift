@@ -2,7 +2,7 @@ import HTTPClient
 import HTTPServer
 import HTTPWire
 
-/// Fetches a subtitle set's tracks from the app's backend (`tracks_url`, SPEC "Tracks from the
+/// Fetches a subtitle set's tracks from the app's backend (`tracks_url`, README "Tracks from the app's
 /// backend"): a GET with the set's `tracks_headers` and nothing from the client or the mount, the JSON
 /// answer read as the config reads tracks, sources resolved against the master and held to the
 /// embedded form's host and address rules. Answers are cached per URL and header set, one fetch for
