@@ -217,7 +217,21 @@ import Testing
         let result = await fixture.tracks()
         #expect(Self.tracks(result).map(\.id) == ["en"])
         #expect(Self.dropped(result) == 1)
-        #expect(fixture.warnings.withLock { $0 }.contains { $0.contains("attacker.example is on neither embedded.allow_hosts nor the set's source_hosts") })
+        // The refusal is kept for the tracks TTL: the next master drops it again without another warn line.
+        #expect(await fixture.tracks(masterURL: "http://127.0.0.1:9/vod/b/master.m3u8") == result)
+        let refusals = fixture.warnings.withLock { $0 }.filter { $0.contains("attacker.example is on neither embedded.allow_hosts nor the set's source_hosts") }
+        #expect(refusals.count == 1)
+    }
+
+    @Test func tracksPastTheFirstHundredAreDroppedInOneWarnLine() async throws {
+        let many = (0..<150).map { #"{"id": "t\#($0)", "name": "Track \#($0)", "language": "en", "source": "http://127.0.0.1:9/\#($0).vtt"}"# }
+        let origin = try TestOrigin(routes: ["/api/a": Self.answer(#"{"tracks": [\#(many.joined(separator: ","))]}"#)])
+        let fixture = try Fixture(tracksURL: origin.url("/api/a"))
+        let result = await fixture.tracks()
+        #expect(Self.tracks(result).count == TrackBackend.maxTracks)
+        #expect(Self.tracks(result).last?.id == "t99")
+        #expect(Self.dropped(result) == 50)
+        #expect(fixture.warnings.withLock { $0 }.count == 1)
     }
 
     @Test func aSourceThatIsNotHTTPIsDropped() async throws {

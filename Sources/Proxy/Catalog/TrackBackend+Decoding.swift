@@ -5,8 +5,12 @@ extension TrackBackend {
     /// its own (an invalid one is dropped alone, its reason returned), then the group rules across the rest.
     struct DecodedTracks {
         var tracks: [TrackConfig] = []
-        /// One line per dropped track: `tracks[i]...: why`.
+        /// One line per dropped track, `tracks[i]...: why` (one line for all those past `maxTracks`).
         var dropped: [String] = []
+        /// Tracks past `maxTracks`, each dropped, all in one line of `dropped`.
+        var overflow = 0
+        /// Every track left out.
+        var droppedCount: Int { dropped.count + max(0, overflow - 1) }
     }
 
     /// The most tracks taken from one answer; a master lists each, so more is a backend bug, not a catalog.
@@ -37,12 +41,13 @@ extension TrackBackend {
         let path = ConfigPath.root.key("tracks")
         // Each track alone: the field checks and the rendition rules that concern one track.
         var drafts: [(index: Int, draft: TrackDraft)] = []
-        for (index, element) in elements.enumerated() {
+        if elements.count > maxTracks {
+            // One line for them all: a runaway answer must not become a runaway log.
+            decoded.dropped.append("\(path.index(maxTracks))...: \(elements.count - maxTracks) tracks past the first \(maxTracks)")
+            decoded.overflow = elements.count - maxTracks
+        }
+        for (index, element) in elements.prefix(maxTracks).enumerated() {
             let trackPath = path.index(index)
-            guard index < maxTracks else {
-                decoded.dropped.append("\(trackPath): past the first \(maxTracks) tracks")
-                continue
-            }
             // No environment: `${NAME}` in a backend's answer is refused, never filled with the proxy's secrets.
             var reader = ConfigReader(environment: [:])
             let draft = TrackDecoder.trackDraft(element, at: trackPath, in: &reader)
@@ -50,7 +55,10 @@ extension TrackBackend {
                 decoded.dropped.append(error.problems.joined(separator: "; "))
                 continue
             }
-            guard let draft else { continue }
+            guard let draft else {
+                decoded.dropped.append("\(trackPath): could not be read")
+                continue
+            }
             if let problem = SubtitleTrack.problems(in: [draft.track]).first {
                 decoded.dropped.append("\(SubtitleSetDecoder.jsonPath(ofTrackField: problem.field, in: draft, at: trackPath)): \(problem.message)")
                 continue

@@ -31,25 +31,33 @@ extension TrackBackend {
     }
 
     private func sourceVerdict(_ source: String, set: SubtitleSet, masterURL: String) async -> Result<String, SourceRefusal> {
-        guard let absolute = URLReference.resolve(source, against: masterURL), URLReference.origin(of: absolute) != nil,
-            let host = URLReference.host(of: absolute)
-        else {
-            return .failure(SourceRefusal(reason: "source \(ProxyLogger.redactedURL(source)) does not resolve to an http(s) URL against the master", isNew: true))
+        let resolved = URLReference.resolve(source, against: masterURL)
+        let host = resolved.flatMap { URLReference.origin(of: $0) != nil ? URLReference.host(of: $0) : nil }
+        // Refusals are kept as verdicts too, so a refused source costs one warn line per TTL, not one per request.
+        let key = "\(set.name)\n" + (host ?? "source \(resolved ?? source)")
+        switch cache.hostVerdict(for: key) {
+        case .allowed?:
+            if let resolved { return .success(resolved) }
+        case .refused(let reason)?:
+            return .failure(SourceRefusal(reason: reason, isNew: false))
+        case nil:
+            break
+        }
+        let ttl = ConfigSeconds.duration(config.cache.tracksTTL)
+        guard let absolute = resolved, let host else {
+            let reason = "source \(ProxyLogger.redactedURL(source)) does not resolve to an http(s) URL against the master"
+            cache.storeHostVerdict(.refused(reason), for: key, ttl: ttl)
+            return .failure(SourceRefusal(reason: reason, isNew: true))
         }
         let hosts = config.embedded.allowHosts + set.sourceHosts
         guard hosts.contains(where: { $0.matches(host) }) else {
-            return .failure(SourceRefusal(reason: "source host \(host) is on neither embedded.allow_hosts nor the set's source_hosts", isNew: true))
-        }
-        let key = "\(set.name)\n\(host)"
-        switch cache.hostVerdict(for: key) {
-        case .allowed?: return .success(absolute)
-        case .refused(let reason)?: return .failure(SourceRefusal(reason: reason, isNew: false))
-        case nil: break
+            let reason = "source host \(host) is on neither embedded.allow_hosts nor the set's source_hosts"
+            cache.storeHostVerdict(.refused(reason), for: key, ttl: ttl)
+            return .failure(SourceRefusal(reason: reason, isNew: true))
         }
         // IP literals on either list are vetted addresses, as they are for the embedded form.
         let policy = OriginAddressPolicy(
             ProxyConfig.EmbeddedOrigins(allowHosts: hosts, allowPrivateNetworks: config.embedded.allowPrivateNetworks), resolver: resolver)
-        let ttl = ConfigSeconds.duration(config.cache.tracksTTL)
         do {
             try await policy.check(host: host, slots: origin.exchangeSlots)
             cache.storeHostVerdict(.allowed, for: key, ttl: ttl)

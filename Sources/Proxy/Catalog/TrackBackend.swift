@@ -77,7 +77,7 @@ struct TrackBackend: Sendable {
             for reason in decoded.dropped {
                 logger.log(.warn, "tracks backend track dropped", [("set", set.name), ("url", ProxyLogger.redactedURL(url)), ("reason", reason)])
             }
-            document = .tracks(decoded.tracks, dropped: decoded.dropped.count)
+            document = .tracks(decoded.tracks, dropped: decoded.droppedCount)
         }
         return document
     }
