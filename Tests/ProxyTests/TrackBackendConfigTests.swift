@@ -41,10 +41,13 @@ import Testing
         #expect(set.sourceHosts.isEmpty)
         #expect(config.cache.tracksTTL == 60)
         #expect(config.limits.maxTracksResponseBytes == 1 << 20)
+        #expect(config.timeouts.tracks == 3)
     }
 
     @Test func theTracksTTLAndResponseLimitAreRead() throws {
-        let config = try ConfigTestSupport.decode(#"{"cache": {"tracks_ttl_seconds": 300}, "limits": {"max_tracks_response_bytes": 65536}}"#)
+        let config = try ConfigTestSupport.decode(
+            #"{"cache": {"tracks_ttl_seconds": 300}, "limits": {"max_tracks_response_bytes": 65536}, "timeouts": {"tracks_seconds": 1.5}}"#)
+        #expect(config.timeouts.tracks == 1.5)
         #expect(config.cache.tracksTTL == 300)
         #expect(config.limits.maxTracksResponseBytes == 65536)
     }
@@ -88,6 +91,7 @@ import Testing
     @Test(arguments: [
         (#"{"cache": {"tracks_ttl_seconds": -1}}"#, "cache.tracks_ttl_seconds: must be 0 or more, got -1"),
         (#"{"limits": {"max_tracks_response_bytes": 0}}"#, "limits.max_tracks_response_bytes: must be greater than 0, got 0"),
+        (#"{"timeouts": {"tracks_seconds": 0}}"#, "timeouts.tracks_seconds: must be greater than 0, got 0"),
     ])
     func limitProblemsNameTheirField(json: String, expected: String) {
         #expect(Self.problems(json) == [expected])

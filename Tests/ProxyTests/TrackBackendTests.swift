@@ -16,12 +16,12 @@ import Testing
 
         init(
             tracksURL: String, setFields: String = "", sourceHosts: String = #"["127.0.0.1"]"#, embedded: String = #"{"allow_hosts": ["cdn.example"]}"#, cache: String = "{}",
-            limits: String = "{}", environment: [String: String] = [:], client: OriginClient = makeTestClient(),
+            limits: String = "{}", timeouts: String = "{}", environment: [String: String] = [:], client: OriginClient = makeTestClient(),
             resolver: HostResolver = .system
         ) throws {
             let json = #"""
                 {"mounts": {"vod": {"origin": "http://127.0.0.1:9", "inject_headers": {"X-Mount-Secret": "mount-only"}}},
-                 "embedded": \#(embedded), "cache": \#(cache), "limits": \#(limits),
+                 "embedded": \#(embedded), "cache": \#(cache), "limits": \#(limits), "timeouts": \#(timeouts),
                  "subtitles": [{"name": "catalog", "tracks_url": "\#(tracksURL)", "source_hosts": \#(sourceHosts)\#(setFields)}]}
                 """#
             let config = try ProxyConfig.decode(Array(json.utf8), environment: environment)
@@ -95,14 +95,23 @@ import Testing
 
     // MARK: Failures
 
-    @Test func aBackendSlowerThanTheOriginTimeoutFailsAsTimeout() async throws {
+    @Test func aBackendSlowerThanTheTracksTimeoutFailsAsTimeout() async throws {
         let origin = try TestOrigin(routes: ["/api/a": .hang])
         defer { origin.stop() }
-        let fixture = try Fixture(tracksURL: origin.url("/api/a"), client: makeTestClient(totalTimeout: .milliseconds(300)))
+        // The client's own total timeout is far longer: the tracks deadline is what ends the wait.
+        let fixture = try Fixture(
+            tracksURL: origin.url("/api/a"), timeouts: #"{"tracks_seconds": 0.3}"#, client: makeTestClient(totalTimeout: .seconds(60)))
         let reason = Self.reason(await fixture.tracks())
         #expect(reason?.hasPrefix("timeout:") == true)
         #expect(fixture.metrics.tracksBackendFetches(failedFor: "timeout") == 1)
         #expect(fixture.warnings.withLock { $0 }.count == 1)
+    }
+
+    @Test func aBackendSlowerThanTheClientTimeoutFailsAsTimeoutToo() async throws {
+        let origin = try TestOrigin(routes: ["/api/a": .hang])
+        defer { origin.stop() }
+        let fixture = try Fixture(tracksURL: origin.url("/api/a"), client: makeTestClient(totalTimeout: .milliseconds(300)))
+        #expect(Self.reason(await fixture.tracks())?.hasPrefix("timeout:") == true)
     }
 
     @Test func aBackendThatRefusesConnectionsFailsAsUnreachable() async throws {

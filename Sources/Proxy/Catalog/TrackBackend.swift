@@ -91,15 +91,37 @@ struct TrackBackend: Sendable {
         let started = MonotonicTime.now()
         defer { metrics.recordOriginFetch(kind: "tracks", seconds: OriginFetcher.milliseconds(started.duration(to: .now())) / 1000) }
         let response: OriginResponse
-        do {
-            response = try await origin.fetch(request)
-        } catch {
-            return .failure(Self.failure(error))
+        switch await fetchWithin(ConfigSeconds.duration(config.timeouts.tracks), request) {
+        case .success(let answer): response = answer
+        case .failure(let error): return .failure(Self.failure(error))
         }
         guard (200..<300).contains(response.status) else {
             return .failure(TrackBackendFailure(label: "status", detail: "backend answered \(response.status)"))
         }
         return .success(response.body)
+    }
+
+    /// The fetch, or `.timeout` once `deadline` passes (`timeouts.tracks_seconds`, shorter than the
+    /// client's own `origin_seconds`): the master waits for this, and a player gives up on a master
+    /// long before an origin timeout (hls.js after 10 s).
+    private func fetchWithin(_ deadline: Duration, _ request: OriginRequest) async -> Result<OriginResponse, OriginError> {
+        await withTaskGroup(of: Result<OriginResponse, OriginError>?.self) { [origin] group in
+            group.addTask {
+                do throws(OriginError) {
+                    return .success(try await origin.fetch(request))
+                } catch {
+                    return .failure(error)
+                }
+            }
+            group.addTask {
+                // Only cancellation ends the sleep early, and then the fetch has answered.
+                try? await Task.sleep(for: deadline)
+                return nil
+            }
+            let first = await group.next().flatMap { $0 }
+            group.cancelAll()
+            return first ?? .failure(.timeout)
+        }
     }
 
     /// The metric label and detail for a fetch that got no answer.

@@ -55,6 +55,9 @@ extension ProxyConfig {
         public var idle: Double
         /// Draining in-flight requests after SIGTERM (`shutdown_seconds`).
         public var shutdownGrace: Double
+        /// A whole fetch from a subtitle set's `tracks_url` (`tracks_seconds`): short, since the master
+        /// waits for it and players give up on a master long before `origin_seconds`.
+        public var tracks: Double = 3
 
         /// Makes timeouts; the defaults are the JSON defaults.
         public init(
