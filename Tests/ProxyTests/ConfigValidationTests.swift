@@ -205,7 +205,7 @@ import Testing
         (#"{"name": "a b", "tracks": [{\#(track)}]}"#, #"subtitles[0].name: set name "a b" must be letters, digits, '-' and '_'"#),
         (#"{"tracks": [{\#(track)}]}"#, "subtitles[0].name: is required"),
         (#"{"name": "s", "tracks": []}"#, "subtitles[0].tracks: lists no tracks"),
-        (#"{"name": "s"}"#, "subtitles[0].tracks: is required: list at least one track"),
+        (#"{"name": "s"}"#, "subtitles[0].tracks: is required: list at least one track (or give the set a tracks_url)"),
         (#"{"name": "s", "masters": [], "tracks": [{\#(track)}]}"#, "subtitles[0].masters: lists no patterns, so the set would never apply"),
         (#"{"name": "s", "masters": [""], "tracks": [{\#(track)}]}"#, "subtitles[0].masters: contains an empty pattern"),
         (#"{"name": "s", "group_id": "a\"b", "tracks": [{\#(track)}]}"#, #"subtitles[0].group_id: group_id "a\"b" must be non-empty and without '"'"#),

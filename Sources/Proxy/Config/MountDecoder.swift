@@ -80,7 +80,8 @@ struct MountDecoder {
         return .directory(path: directory)
     }
 
-    private static func injectHeaders(_ value: ConfigValue?, at path: ConfigPath, in reader: inout ConfigReader) -> [Mount.Header] {
+    /// Header name -> value pairs sent to one origin (`inject_headers`, and a subtitle set's `tracks_headers`).
+    static func injectHeaders(_ value: ConfigValue?, at path: ConfigPath, in reader: inout ConfigReader) -> [Mount.Header] {
         guard let members = reader.anyObject(value, at: path) else { return [] }
         var headers: [Mount.Header] = []
         var seen: Set<String> = []

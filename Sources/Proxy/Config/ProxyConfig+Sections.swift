@@ -55,6 +55,9 @@ extension ProxyConfig {
         public var idle: Double
         /// Draining in-flight requests after SIGTERM (`shutdown_seconds`).
         public var shutdownGrace: Double
+        /// A whole fetch from a subtitle set's `tracks_url` (`tracks_seconds`): short, since the master
+        /// waits for it and players give up on a master long before `origin_seconds`.
+        public var tracks: Double = 3
 
         /// Makes timeouts; the defaults are the JSON defaults.
         public init(
@@ -85,6 +88,9 @@ extension ProxyConfig {
         /// Origin exchanges in flight at once (`max_origin_exchanges`); nil: derived from the
         /// descriptor limit (`effectiveMaxOriginExchanges`).
         public var maxOriginExchanges: Int?
+        /// Largest answer read from a subtitle set's `tracks_url` (`max_tracks_response_bytes`); a larger
+        /// one fails as `too_large` and the master gets no backend tracks.
+        public var maxTracksResponseBytes: Int = 1 << 20
 
         /// Makes limits; the defaults are the JSON defaults.
         public init(
@@ -135,7 +141,8 @@ extension ProxyConfig {
         /// Seconds an empty fallback track stays cached, and the most its `max-age` says
         /// (`fallback_ttl_seconds`); short, so a source that was briefly missing comes back soon.
         public var fallbackTTL: Double
-        /// Seconds resolved tracks' answers are kept (`tracks_ttl_seconds`): optional tracks' source probes.
+        /// Seconds a request's resolved tracks' answers are kept (`tracks_ttl_seconds`): optional tracks'
+        /// source probes, and `tracks_url` answers per URL and header set (a failed answer is kept `fallbackTTL`).
         public var tracksTTL: Double = 60
 
         /// Makes cache settings; the defaults are the JSON defaults.

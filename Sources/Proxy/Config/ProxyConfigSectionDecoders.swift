@@ -38,22 +38,29 @@ enum EmbeddedOriginsDecoder {
         if let allow = members["allow_private_networks"], let flag = reader.bool(allow, at: path.key("allow_private_networks")) {
             embedded.allowPrivateNetworks = flag
         }
-        guard let elements = reader.array(members["allow_hosts"], at: path.key("allow_hosts")) else { return embedded }
+        embedded.allowHosts = hostPatterns(members["allow_hosts"], at: path.key("allow_hosts"), in: &reader)
+        return embedded
+    }
+
+    /// Host patterns as `allow_hosts` takes them (also a subtitle set's `source_hosts`); bad ones reported.
+    static func hostPatterns(_ value: ConfigValue?, at path: ConfigPath, in reader: inout ConfigReader) -> [HostPattern] {
+        guard let elements = reader.array(value, at: path) else { return [] }
+        var patterns: [HostPattern] = []
         for (index, element) in elements.enumerated() {
-            let elementPath = path.key("allow_hosts").index(index)
+            let elementPath = path.index(index)
             guard let text = reader.string(element, at: elementPath) else { continue }
             if text == "*" {
                 // An allow-all list would make the proxy an open relay to any host, intranet included.
                 reader.report(elementPath, "\"*\" would let clients reach any host; list the hosts or *.domain patterns")
             } else if let pattern = HostPattern(text) {
-                embedded.allowHosts.append(pattern)
+                patterns.append(pattern)
             } else if HostPattern.isBareIPv6(text) {
                 reader.report(elementPath, "\(ConfigReader.quoted(text)) is an IPv6 address: write it in brackets, as in a URL (\"[\(text)]\")")
             } else {
                 reader.report(elementPath, "\(ConfigReader.quoted(text)) is not a host name, *.domain pattern or IP address (no port)")
             }
         }
-        return embedded
+        return patterns
     }
 }
 
@@ -61,11 +68,11 @@ enum EmbeddedOriginsDecoder {
 enum TimeoutsDecoder {
     static func timeouts(_ value: ConfigValue?, at path: ConfigPath, in reader: inout ConfigReader) -> ProxyConfig.Timeouts {
         var timeouts = ProxyConfig.Timeouts()
-        let keys = ["connect_seconds", "origin_seconds", "header_seconds", "idle_seconds", "shutdown_seconds"]
+        let keys = ["connect_seconds", "origin_seconds", "header_seconds", "idle_seconds", "shutdown_seconds", "tracks_seconds"]
         guard let members = reader.object(value, at: path, keys: Set(keys)) else { return timeouts }
         let fields: [(String, WritableKeyPath<ProxyConfig.Timeouts, Double>)] = [
             ("connect_seconds", \.connect), ("origin_seconds", \.originTotal), ("header_seconds", \.header),
-            ("idle_seconds", \.idle), ("shutdown_seconds", \.shutdownGrace),
+            ("idle_seconds", \.idle), ("shutdown_seconds", \.shutdownGrace), ("tracks_seconds", \.tracks),
         ]
         for (key, field) in fields {
             if let seconds = reader.positiveNumber(members[key], at: path.key(key)) { timeouts[keyPath: field] = seconds }
@@ -81,7 +88,7 @@ enum LimitsDecoder {
         let fields: [(String, WritableKeyPath<ProxyConfig.Limits, Int>)] = [
             ("max_playlist_bytes", \.maxPlaylistBytes), ("max_subtitle_bytes", \.maxSubtitleBytes),
             ("max_proxy_body_bytes", \.maxProxyBodyBytes), ("max_connections", \.maxConnections),
-            ("max_subtitle_cues", \.maxSubtitleCues),
+            ("max_subtitle_cues", \.maxSubtitleCues), ("max_tracks_response_bytes", \.maxTracksResponseBytes),
         ]
         guard let members = reader.object(value, at: path, keys: Set(fields.map(\.0) + ["max_origin_exchanges"])) else { return limits }
         for (key, field) in fields {

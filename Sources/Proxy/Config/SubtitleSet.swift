@@ -15,6 +15,15 @@ public struct SubtitleSet: Sendable, Hashable {
     public var wrapMediaPlaylists: Bool = false
     /// BANDWIDTH of a wrapped variant when neither EXT-X-BITRATE nor segment sizes give one (`wrap_bandwidth`, bits/s).
     public var wrapBandwidth: Int = SubtitleSet.defaultWrapBandwidth
+    /// Where the tracks of each master come from at play time (`tracks_url`): an absolute http(s) URL
+    /// template answering `{"tracks": [...]}`; `{name}` placeholders are kept as written, to be filled
+    /// from the master path's captures. Nil: the static `tracks` only.
+    public var tracksURL: String?
+    /// Fields sent to `tracksURL` and to nothing else (`tracks_headers`), sorted by name; no client or
+    /// mount header goes there.
+    public var tracksHeaders: [Mount.Header] = []
+    /// Hosts that sources from `tracksURL` may name besides `embedded.allow_hosts` (`source_hosts`).
+    public var sourceHosts: [HostPattern] = []
 
     /// What `wrap_bandwidth` is when omitted: 1 Mbit/s.
     public static let defaultWrapBandwidth = 1_000_000

@@ -21,7 +21,10 @@ enum SubtitleSetDecoder {
     }
 
     private static func subtitleSet(_ value: ConfigValue?, at path: ConfigPath, in reader: inout ConfigReader) -> SubtitleSet? {
-        guard let members = reader.object(value, at: path, keys: ["name", "masters", "group_id", "tracks", "wrap_media_playlists", "wrap_bandwidth", "closed_captions"]) else {
+        guard let members = reader.object(value, at: path, keys: [
+            "name", "masters", "group_id", "tracks", "wrap_media_playlists", "wrap_bandwidth", "closed_captions", "tracks_url",
+            "tracks_headers", "source_hosts",
+        ]) else {
             if value == .null { reader.report(path, "expected an object, got null") }
             return nil
         }
@@ -52,7 +55,8 @@ enum SubtitleSetDecoder {
                 reader.report(path.key("masters").index(index), "names a capture twice: each {name} may appear once in a pattern")
             }
         }
-        let tracks = trackConfigs(members["tracks"], at: path.key("tracks"), in: &reader)
+        let backend = backendFields(members, at: path, in: &reader)
+        let tracks = trackConfigs(members["tracks"], at: path.key("tracks"), required: !backend.hasURL, in: &reader)
         if case .array(let elements)? = members["tracks"] {
             checkCaptures(elements, tracksPath: path.key("tracks"), masters: masters, mastersGiven: members["masters"] != nil, in: &reader)
         }
@@ -72,6 +76,9 @@ enum SubtitleSetDecoder {
         set.closedCaptionsNone = closedCaptionsNone
         set.wrapMediaPlaylists = wrap
         set.wrapBandwidth = wrapBandwidth
+        set.tracksURL = backend.tracksURL
+        set.tracksHeaders = backend.headers
+        set.sourceHosts = backend.sourceHosts
         return set
     }
 
@@ -122,12 +129,13 @@ enum SubtitleSetDecoder {
         return true
     }
 
-    private static func trackConfigs(_ value: ConfigValue?, at path: ConfigPath, in reader: inout ConfigReader) -> [TrackConfig] {
+    /// The static tracks; `required` is false when the set has a `tracks_url`, which may stand alone.
+    private static func trackConfigs(_ value: ConfigValue?, at path: ConfigPath, required: Bool, in reader: inout ConfigReader) -> [TrackConfig] {
         guard let elements = reader.array(value, at: path) else {
-            reader.report(path, "is required: list at least one track")
+            if required { reader.report(path, "is required: list at least one track (or give the set a tracks_url)") }
             return []
         }
-        if elements.isEmpty { reader.report(path, "lists no tracks") }
+        if elements.isEmpty, required { reader.report(path, "lists no tracks") }
         var drafts: [(index: Int, draft: TrackDraft)] = []
         for (index, element) in elements.enumerated() {
             if let draft = TrackDecoder.trackDraft(element, at: path.index(index), in: &reader) { drafts.append((index, draft)) }
@@ -173,7 +181,7 @@ enum SubtitleSetDecoder {
 
     /// The JSON path of a `TrackProblem` field: `assocLanguage` is `assoc_language`, `characteristics[i]`
     /// points at the element as written.
-    private static func jsonPath(ofTrackField field: String, in draft: TrackDraft, at path: ConfigPath) -> ConfigPath {
+    static func jsonPath(ofTrackField field: String, in draft: TrackDraft, at path: ConfigPath) -> ConfigPath {
         switch field {
         case "assocLanguage": return path.key("assoc_language")
         case "isDefault": return path.key("default")

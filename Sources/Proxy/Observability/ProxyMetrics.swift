@@ -22,6 +22,8 @@ public final class ProxyMetrics: Sendable {
         var originLatency: [String: Histogram] = [:] // by kind
         var subtitleFallbacks: [String: Int] = [:]   // by reason
         var subtitleCuesCapped = 0
+        var tracksBackendFailures: [String: Int] = [:] // by reason
+        var tracksBackendSuccesses = 0
     }
 
     private let state = Mutex(State())
@@ -75,6 +77,21 @@ public final class ProxyMetrics: Sendable {
     /// Counts a subtitle source cut to `limits.max_subtitle_cues`.
     func recordSubtitleCuesCapped() {
         state.withLock { $0.subtitleCuesCapped += 1 }
+    }
+
+    /// Counts a `tracks_url` fetch that gave no tracks, by reason (`timeout`, `status`, `not_json`, ...).
+    func recordTracksBackendFailure(reason: String) {
+        state.withLock { $0.tracksBackendFailures[reason, default: 0] += 1 }
+    }
+
+    /// Counts a `tracks_url` fetch whose answer was read (some tracks may still have been dropped).
+    func recordTracksBackendSuccess() {
+        state.withLock { $0.tracksBackendSuccesses += 1 }
+    }
+
+    /// `tracks_url` fetches that failed for `reason`, or succeeded when `reason` is nil (for tests).
+    func tracksBackendFetches(failedFor reason: String?) -> Int {
+        state.withLock { state in reason.map { state.tracksBackendFailures[$0] ?? 0 } ?? state.tracksBackendSuccesses }
     }
 
     /// How many fallbacks were served for `reason` (for tests and logs).
@@ -137,6 +154,14 @@ public final class ProxyMetrics: Sendable {
         out += "# HELP hls_proxy_subtitle_cues_capped_total Subtitle sources cut to limits.max_subtitle_cues (the first cues served).\n"
         out += "# TYPE hls_proxy_subtitle_cues_capped_total counter\n"
         out += "hls_proxy_subtitle_cues_capped_total \(snapshot.subtitleCuesCapped)\n"
+        out += "# HELP hls_proxy_tracks_backend_fetches_total Fetches from a subtitle set's tracks_url whose answer was read.\n"
+        out += "# TYPE hls_proxy_tracks_backend_fetches_total counter\n"
+        out += "hls_proxy_tracks_backend_fetches_total \(snapshot.tracksBackendSuccesses)\n"
+        out += "# HELP hls_proxy_tracks_backend_failures_total Fetches from a subtitle set's tracks_url that gave no tracks, by reason.\n"
+        out += "# TYPE hls_proxy_tracks_backend_failures_total counter\n"
+        for reason in snapshot.tracksBackendFailures.keys.sorted() {
+            out += "hls_proxy_tracks_backend_failures_total{reason=\"\(reason)\"} \(snapshot.tracksBackendFailures[reason] ?? 0)\n"
+        }
         out += "# HELP hls_proxy_config_reloads_total Configuration reloads (SIGHUP), by result.\n"
         out += "# TYPE hls_proxy_config_reloads_total counter\n"
         out += "hls_proxy_config_reloads_total{result=\"ok\"} \(reloadsApplied.value.load(ordering: .relaxed))\n"
