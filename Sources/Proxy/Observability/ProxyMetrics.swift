@@ -22,6 +22,7 @@ public final class ProxyMetrics: Sendable {
         var originLatency: [String: Histogram] = [:] // by kind
         var subtitleFallbacks: [String: Int] = [:]   // by reason
         var subtitleCuesCapped = 0
+        var signedRefusals: [String: Int] = [:]      // by reason
     }
 
     private let state = Mutex(State())
@@ -75,6 +76,16 @@ public final class ProxyMetrics: Sendable {
     /// Counts a subtitle source cut to `limits.max_subtitle_cues`.
     func recordSubtitleCuesCapped() {
         state.withLock { $0.subtitleCuesCapped += 1 }
+    }
+
+    /// Counts a signed playback URL refused with 403 (`SignedTokenRefusal.Reason`).
+    func recordSignedRefusal(reason: String) {
+        state.withLock { $0.signedRefusals[reason, default: 0] += 1 }
+    }
+
+    /// How many signed URLs were refused for `reason` (for tests).
+    func signedRefusals(reason: String) -> Int {
+        state.withLock { $0.signedRefusals[reason] ?? 0 }
     }
 
     /// How many fallbacks were served for `reason` (for tests and logs).
@@ -137,6 +148,11 @@ public final class ProxyMetrics: Sendable {
         out += "# HELP hls_proxy_subtitle_cues_capped_total Subtitle sources cut to limits.max_subtitle_cues (the first cues served).\n"
         out += "# TYPE hls_proxy_subtitle_cues_capped_total counter\n"
         out += "hls_proxy_subtitle_cues_capped_total \(snapshot.subtitleCuesCapped)\n"
+        out += "# HELP hls_proxy_signed_refusals_total Signed playback URLs refused with 403, by reason.\n"
+        out += "# TYPE hls_proxy_signed_refusals_total counter\n"
+        for reason in snapshot.signedRefusals.keys.sorted() {
+            out += "hls_proxy_signed_refusals_total{reason=\"\(reason)\"} \(snapshot.signedRefusals[reason] ?? 0)\n"
+        }
         out += "# HELP hls_proxy_config_reloads_total Configuration reloads (SIGHUP), by result.\n"
         out += "# TYPE hls_proxy_config_reloads_total counter\n"
         out += "hls_proxy_config_reloads_total{result=\"ok\"} \(reloadsApplied.value.load(ordering: .relaxed))\n"
