@@ -33,6 +33,9 @@ let package = Package(
                 .product(name: "HTTPClient", package: "hls-subtitle-proxy"),
             ],
             swiftSettings: fuzzFlags),
+        .executableTarget(
+            name: "FuzzSignedToken", dependencies: [.product(name: "Proxy", package: "hls-subtitle-proxy")],
+            swiftSettings: fuzzFlags),
         // The system zlib (zlib1g-dev), the reference FuzzInflate checks the inflater against.
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
         .executableTarget(

@@ -8,7 +8,7 @@ cd "$(dirname "$0")"
 seconds="${1:-600}"
 shift || true
 targets=("$@")
-[ ${#targets[@]} -gt 0 ] || targets=(FuzzRequestHead FuzzPlaylist FuzzWebVTT FuzzSRT FuzzTTML FuzzMedia FuzzPath FuzzInflate)
+[ ${#targets[@]} -gt 0 ] || targets=(FuzzRequestHead FuzzPlaylist FuzzWebVTT FuzzSRT FuzzTTML FuzzMedia FuzzPath FuzzInflate FuzzSignedToken)
 fixtures=../Tests/Fixtures
 
 seed() {
@@ -44,6 +44,12 @@ seed() {
             done < <(find "$fixtures" \( -name '*.vtt' -o -name '*.srt' -o -name '*.m3u8' \) -size -16k | head -n 12)
             printf '\x01' > "$dir/seed-gzip-hello"; printf 'hello hello hello\n' | gzip -c -n >> "$dir/seed-gzip-hello"
             printf '\x06' > "$dir/seed-raw-tiny-cap64"; printf 'x' | gzip -c -n -1 | tail -c +11 | head -c -8 >> "$dir/seed-raw-tiny-cap64" ;;
+        # Even first byte: a path after /_hls-proxy/v1/; odd: a payload the target signs (FuzzSignedToken.swift).
+        FuzzSignedToken)
+            printf '\x00signed/k1.eyJleHAiOjF9.AAAA/master.m3u8' > "$dir/seed-path-master"
+            printf '\x00signed/k1.e30.qFqsP6hzVcfBnBEWa8y9ljFKGD0hKl6XxtprkspFN9E/en/12.vtt' > "$dir/seed-path-segment"
+            printf '\x01{"exp":1893456000,"master":"/sample/master.m3u8","tracks":[{"language":"en","name":"English","source":"https://s.test/en.vtt","default":true},{"language":"fr","name":"F","source":"/fr.srt","mode":"single","offset":1.5}],"subtitles":["fr"],"default":"fr"}' > "$dir/seed-payload"
+            printf '\x01{"exp":1700000000,"master":"/http/cdn.test/v/master.m3u8?a=b","tracks":[{"id":"x","language":"de","name":"D","source":"https://s.test/d.vtt","characteristics":["public.accessibility.transcribes-spoken-dialog"]}]}' > "$dir/seed-payload-expired" ;;
     esac
     # Earlier crashes stay in the corpus so a regression shows at once.
     cp ../Tests/Fixtures/fuzz-regressions/"$target"-* "$dir"/ 2>/dev/null || true

@@ -93,6 +93,23 @@ case .rewrite(let url, let input):
     } catch {
         fail(error.reason, status: 1)
     }
+case .sign(let request):
+    let (config, _) = loadConfig()
+    let bytes: [UInt8]
+    if request.tracks == "-" {
+        bytes = Array(FileHandle.standardInput.readDataToEndOfFile())
+    } else if let data = FileManager.default.contents(atPath: request.tracks) {
+        bytes = Array(data)
+    } else {
+        fail("cannot read \(request.tracks)", status: 1)
+    }
+    switch SignCommand.playbackPath(request, tracksJSON: bytes, config: config, now: Int64(Date().timeIntervalSince1970)) {
+    case .success(let path):
+        print(path)
+    case .failure(let failure):
+        for message in failure.messages { printError(message) }
+        exit(failure.status)
+    }
 case .serve:
     // Caught before anything else: SIGHUP's default action ends the process, and one sent while the
     // config is read or the listener opens must wait in the pipe for the waiter below, not kill it.

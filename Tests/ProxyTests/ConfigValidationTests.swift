@@ -21,7 +21,7 @@ import Testing
         (#"{"listen": {"threads": 0}}"#, "listen.threads: threads 0 is outside 1...64"),
         (#"{"listen": {"threads": 65}}"#, "listen.threads: threads 65 is outside 1...64"),
         (#"{"listen": {"threads": "2"}}"#, #"listen.threads: expected an integer, got "2""#),
-        (#"{"listne": {}}"#, "listne: unknown key (expected one of access_log, cache, cors, embedded, limits, listen, log_level, mounts, origin_ca_file, subtitles, timeouts)"),
+        (#"{"listne": {}}"#, "listne: unknown key (expected one of access_log, cache, cors, embedded, limits, listen, log_level, mounts, origin_ca_file, signing, subtitles, timeouts)"),
         (#"{"listen": []}"#, "listen: expected an object, got an array"),
     ])
     func listenAndTopLevelProblemsNameTheirField(json: String, expected: String) {

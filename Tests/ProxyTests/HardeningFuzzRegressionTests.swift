@@ -21,6 +21,11 @@ import Testing
         { "mounts": { "r": { "origin": "http://origin.test/base" } }, "embedded": { "allow_hosts": ["origin.test"] } }
         """#.utf8), environment: [:])) ?? ProxyConfig())
 
+    static let signedChecking = SignedURLChecking(config: (try? ProxyConfig.decode(Array(#"""
+        { "mounts": { "sample": { "origin": "http://origin.test/vod" } },
+          "signing": { "keys": { "k1": "example-key-do-not-use-0123456789abcdef" } } }
+        """#.utf8), environment: [:])) ?? ProxyConfig(), now: 1_795_000_000)
+
     @Test func everyRegressionInputIsHandledWithoutTrapping() throws {
         let inputs = try Self.inputs()
         // Without inputs the loop checks nothing: a moved or emptied corpus must fail, not pass.
@@ -52,6 +57,16 @@ import Testing
             case "FuzzInflate":
                 _ = try? GzipDecoder.inflate(raw: Array(bytes.dropFirst()), maxOutputBytes: 1 << 20)
                 _ = try? GzipDecoder.decode(Array(bytes.dropFirst()), maxOutputBytes: 1 << 20)
+            case "FuzzSignedToken":
+                // The first byte picks a path under /_hls-proxy/v1/ (even) or a payload to sign (odd), as
+                // fuzz/Sources/FuzzSignedToken does; an unsigned path must never verify.
+                let rest = Array(bytes.dropFirst())
+                if bytes.first.map({ $0 % 2 == 0 }) ?? true {
+                    let outcome = Self.signedChecking.check(rawPath: "/_hls-proxy/v1/" + String(decoding: rest, as: UTF8.self), query: nil)
+                    if case .verified = outcome { Issue.record("\(name): an unsigned path verified") }
+                } else if let token = Self.signedChecking.token(payload: rest, keyID: "k1") {
+                    _ = Self.signedChecking.check(rawPath: SignedURLChecking.masterPath(token: token), query: nil)
+                }
             default:
                 Issue.record("\(name) names no fuzz target")
             }

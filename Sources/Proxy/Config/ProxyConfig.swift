@@ -25,6 +25,8 @@ public struct ProxyConfig: Sendable {
     /// A PEM file of CA certificates trusted for https origins besides the system store (JSON
     /// `origin_ca_file`, relative to the config file); checked readable at load.
     public var originCAFile: String?
+    /// Keys for signed playback URLs (JSON `signing`); none means the signed form is off.
+    public var signing = Signing()
     /// The `listen` keys (`host`, `port`, `threads`) the file itself set, so start-up can say which
     /// parts of the address came from the file and which from flags, the environment or the defaults.
     public internal(set) var listenKeysFromFile: Set<String> = []

@@ -15,7 +15,7 @@ struct ProxyConfigDecoder {
         let root = ConfigPath.root
         let keys: Set<String> = [
             "listen", "mounts", "embedded", "subtitles", "timeouts", "limits", "cache", "cors", "log_level", "access_log",
-            "origin_ca_file",
+            "origin_ca_file", "signing",
         ]
         guard let members = reader.object(document, at: root, keys: keys) else { return config }
         config.listen = ListenDecoder.listen(members["listen"], at: root.key("listen"), in: &reader)
@@ -29,6 +29,7 @@ struct ProxyConfigDecoder {
         config.cors = CORSDecoder.cors(members["cors"], at: root.key("cors"), in: &reader)
         config.logLevel = reader.choice(members["log_level"], at: root.key("log_level"))
         if let accessLog = reader.bool(members["access_log"], at: root.key("access_log")) { config.accessLog = accessLog }
+        config.signing = SigningDecoder.signing(members["signing"], at: root.key("signing"), in: &reader)
         config.originCAFile = caFile(members["origin_ca_file"], at: root.key("origin_ca_file"), in: &reader)
         return config
     }

@@ -33,6 +33,11 @@ enum SubtitleSetDecoder {
             reader.report(path.key("name"), "set name \(ConfigReader.quoted(text)) must be letters, digits, '-' and '_'")
             name = nil
         }
+        // Signed playback URLs live under /_hls-proxy/v1/signed/ (SignedURL), where a set's name would go.
+        if let text = name, text == SignedURL.reservedSetName {
+            reader.report(path.key("name"), "set name \"\(text)\" is reserved for signed playback URLs")
+            name = nil
+        }
         var masters = SubtitleSet.defaultMasters
         if let patterns = reader.strings(members["masters"], at: path.key("masters")) {
             masters = patterns.filter { !$0.isEmpty }.map(PathPattern.init)
@@ -129,8 +134,10 @@ enum SubtitleSetDecoder {
         return true
     }
 
-    /// The static tracks; `required` is false when the set has a `tracks_url`, which may stand alone.
-    private static func trackConfigs(_ value: ConfigValue?, at path: ConfigPath, required: Bool, in reader: inout ConfigReader) -> [TrackConfig] {
+    /// A set's tracks, each decoded and checked, the set's RFC 8216 rendition rules applied and ids given:
+    /// configured tracks and a signed token's go through here alike. `required` is false when the set has a
+    /// `tracks_url`, which may stand alone.
+    static func trackConfigs(_ value: ConfigValue?, at path: ConfigPath, required: Bool = true, in reader: inout ConfigReader) -> [TrackConfig] {
         guard let elements = reader.array(value, at: path) else {
             if required { reader.report(path, "is required: list at least one track (or give the set a tracks_url)") }
             return []

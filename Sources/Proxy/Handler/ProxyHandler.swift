@@ -21,6 +21,7 @@ public final class ProxyHandler: Sendable {
     let subtitles: SubtitleResponder
     let passThrough: PassThroughResponder
     let files: FileResponder
+    let signed: SignedResponder
     /// For each route (by `ProxyRoute.index`), the fields every response of it ends with: the route
     /// field, then the CORS fields that do not depend on the request (and for redirects, which are never
     /// to be stored, `Cache-Control: no-store`). Made once, added in one copy.
@@ -84,6 +85,7 @@ public final class ProxyHandler: Sendable {
             config: config, router: router, fetcher: fetcher,
             diskCache: diskCache.map { DiskCacheResponder(cache: $0, fetcher: fetcher, logger: logger) })
         self.files = FileResponder(mountDirectories: mountDirectories)
+        self.signed = SignedResponder(config: config, router: router, metrics: metrics, logger: logger)
         let cors = CORSPolicy(allowOrigins: config.cors.allowOrigins)
         self.cors = cors
         self.routeFields = ProxyRoute.allCases.map { route in
@@ -179,6 +181,7 @@ public final class ProxyHandler: Sendable {
         /// A master a subtitle set claims: the target and the set's position in `config.subtitleSets`.
         case master(OriginTarget, Int)
         case subtitle(SubtitleURL)
+        case signed(SignedURL)
         case passThrough(OriginTarget)
     }
 
@@ -213,6 +216,8 @@ public final class ProxyHandler: Sendable {
             return .answered(RouteResponse(route: .metrics, response: response))
         case .subtitle(let url):
             return .work(.subtitle(url))
+        case .signed(let url):
+            return .work(.signed(url))
         case .origin(let target):
             if let setIndex = subtitleSetIndex(forPath: target.proxyPath) {
                 if logger.isEnabled(.debug) { masters.logClaim(target, set: config.subtitleSets[setIndex]) }
@@ -232,6 +237,7 @@ public final class ProxyHandler: Sendable {
         case .master(let target, let setIndex):
             return try await masters.serve(target, set: config.subtitleSets[setIndex], request: request)
         case .subtitle(let url): return try await subtitles.serve(url, request: request)
+        case .signed(let url): return try await signed.serve(url, request: request)
         case .passThrough(let target): return try await passThrough.serve(target, request: request)
         }
     }

@@ -24,6 +24,7 @@ public final class ProxyMetrics: Sendable {
         var subtitleCuesCapped = 0
         var tracksBackendFailures: [String: Int] = [:] // by reason
         var tracksBackendSuccesses = 0
+        var signedRefusals: [String: Int] = [:]      // by reason
     }
 
     private let state = Mutex(State())
@@ -94,6 +95,16 @@ public final class ProxyMetrics: Sendable {
         state.withLock { state in reason.map { state.tracksBackendFailures[$0] ?? 0 } ?? state.tracksBackendSuccesses }
     }
 
+    /// Counts a signed playback URL refused with 403 (`SignedTokenRefusal.Reason`).
+    func recordSignedRefusal(reason: String) {
+        state.withLock { $0.signedRefusals[reason, default: 0] += 1 }
+    }
+
+    /// How many signed URLs were refused for `reason` (for tests).
+    func signedRefusals(reason: String) -> Int {
+        state.withLock { $0.signedRefusals[reason] ?? 0 }
+    }
+
     /// How many fallbacks were served for `reason` (for tests and logs).
     func subtitleFallbacks(reason: String) -> Int {
         state.withLock { $0.subtitleFallbacks[reason] ?? 0 }
@@ -161,6 +172,11 @@ public final class ProxyMetrics: Sendable {
         out += "# TYPE hls_proxy_tracks_backend_failures_total counter\n"
         for reason in snapshot.tracksBackendFailures.keys.sorted() {
             out += "hls_proxy_tracks_backend_failures_total{reason=\"\(reason)\"} \(snapshot.tracksBackendFailures[reason] ?? 0)\n"
+        }
+        out += "# HELP hls_proxy_signed_refusals_total Signed playback URLs refused with 403, by reason.\n"
+        out += "# TYPE hls_proxy_signed_refusals_total counter\n"
+        for reason in snapshot.signedRefusals.keys.sorted() {
+            out += "hls_proxy_signed_refusals_total{reason=\"\(reason)\"} \(snapshot.signedRefusals[reason] ?? 0)\n"
         }
         out += "# HELP hls_proxy_config_reloads_total Configuration reloads (SIGHUP), by result.\n"
         out += "# TYPE hls_proxy_config_reloads_total counter\n"

@@ -10,6 +10,8 @@ struct RequestRouter: Sendable {
         case ready
         case metrics
         case subtitle(SubtitleURL)
+        /// A signed playback URL (`/_hls-proxy/v1/signed/{token}/...`), not yet verified.
+        case signed(SignedURL)
         case origin(OriginTarget)
     }
 
@@ -124,6 +126,12 @@ struct RequestRouter: Sendable {
         case .metrics: return .metrics
         case .subtitle:
             let segments = rest?.split(separator: "/", omittingEmptySubsequences: false) ?? []
+            if segments.count > 1, segments[1] == SignedURL.reservedSetName {
+                guard let url = SignedURL(segmentsAfterPrefix: segments[...], query: query) else {
+                    throw .notFound("unknown signed resource")
+                }
+                return .signed(url)
+            }
             guard let url = SubtitleURL(segmentsAfterPrefix: segments[...]) else {
                 throw .notFound("unknown synthesized resource")
             }

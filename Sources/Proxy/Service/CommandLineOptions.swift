@@ -8,6 +8,8 @@ public struct CommandLineOptions: Equatable, Sendable {
         case help
         /// `rewrite --config PATH --url URL [FILE|-]`: print a rewritten master, offline.
         case rewrite(url: String, input: String)
+        /// `sign --config PATH --master PATH --tracks FILE|- ...`: print a signed playback path.
+        case sign(SignRequest)
     }
 
     public var action: Action = .serve
@@ -37,6 +39,7 @@ public struct CommandLineOptions: Equatable, Sendable {
 
     /// Parses arguments (without the program name); environment variables fill what flags leave unset.
     public static func parse(_ arguments: [String], environment: [String: String]) throws(UsageError) -> CommandLineOptions {
+        if arguments.first == "sign" { return try parseSign(arguments.dropFirst(), environment: environment) }
         var options = CommandLineOptions()
         var rest = arguments[...]
         var rewriteURL: String?
@@ -136,6 +139,8 @@ public struct CommandLineOptions: Equatable, Sendable {
           hls-subtitle-proxy [--config PATH] [--host H] [--port N] [--threads N] [--log-level L] [--access-log on|off]
           hls-subtitle-proxy --check-config --config PATH
           hls-subtitle-proxy rewrite --config PATH --url MASTER_URL [FILE|-]
+          hls-subtitle-proxy sign --config PATH --master PATH --tracks FILE|- [--expires-in SECONDS]
+                                  [--key-id ID] [--subtitles en,fr] [--default fr]
 
         Options:
           -c, --config PATH      JSON config file (see config.example.json); without one nothing is
@@ -156,6 +161,13 @@ public struct CommandLineOptions: Equatable, Sendable {
         Subcommand:
           rewrite                print FILE (or stdin) rewritten as the running proxy would serve the
                                  master at MASTER_URL (a proxy URL); no network is used
+          sign                   print a signed playback path /_hls-proxy/v1/signed/{token}/master.m3u8
+                                 for the master PATH (a mount path or embedded form, with its query)
+                                 and the tracks in FILE (a JSON array of track objects, or
+                                 {"tracks": [...]}); --expires-in defaults to 3600 seconds, --key-id
+                                 may be left out when signing.keys has one key; --subtitles lists
+                                 only those tracks and --default makes one DEFAULT (by language or
+                                 id); exit 2 on usage errors, 1 on an invalid track or master
 
         Environment (flags win over it, and it wins over the config file, which wins over the defaults;
         an empty value counts as unset):
