@@ -1,138 +1,97 @@
-import HTTPWire
-import Glibc
-import Synchronization
+/// The connections open on one loop, by descriptor, and how many of them are served (counted in the
+/// server's tally and against its cap) rather than answered 503 or lingering; closing one happens here.
+final class ConnectionTable {
+    /// Connections answered 503 or closing that may linger at once; past it they are closed outright.
+    static let maxLingering = 1024
 
-/// Everything an event loop changes as it runs, in one place: the connections (and through them each
-/// connection's buffers), the shared read and head buffers, timers, the cached date. Not Sendable, and
-/// reached only through `EventLoop.loopState`, which debug builds check is on the loop's own thread.
-final class LoopState {
-    // @exclusivity(unchecked) on the five fields every request passes through (and on Connection's
-    // input and scanner): with the runtime's access checks, 10263 -> 12157 instructions per health request.
-    /// The listening socket, until a stop closes it.
-    var listener: Socket? = nil
+    // @exclusivity(unchecked) on the loop fields every request passes through (this one, the deadlines,
+    // the response head buffer and date, the resumable tokens, and Connection's input and scanner): with
+    // the runtime's access checks, 10263 -> 12157 instructions per health request.
     /// Connections indexed by descriptor.
-    @exclusivity(unchecked) var connections: [Connection?] = []
+    @exclusivity(unchecked) private var slots: [Connection?] = []
     /// Connections open on this loop, serving or not.
-    var totalCount: Int = 0
+    private(set) var totalCount = 0
     /// Connections counted in the server's tally.
-    var serving: Int = 0
+    private(set) var serving = 0
     /// The generation the next accepted connection gets.
-    var nextID: UInt32 = 0
-    /// The one read buffer every connection reads through.
-    var readBuffer: UnsafeMutableBufferPointer<UInt8> = .allocate(capacity: 64 * 1024)
-    /// The one buffer response heads are written into; a connection copies out only what a short
-    /// write left unsent. Grown when a head does not fit.
-    @exclusivity(unchecked) var headBuffer: UnsafeMutableBufferPointer<UInt8> = .allocate(capacity: 4096)
-    /// The header list of the last request answered at once, kept for the next request's fields: its
-    /// memory is used again instead of allocated and freed per request. (A request handed to an async
-    /// handler takes its list along, and the next one starts a new list.)
-    var spareRequestHeaders: HTTPHeaders = HTTPHeaders()
-    /// Tokens of connections that used up their turn with work left; served again after the next wait.
-    @exclusivity(unchecked) var resumable: [UInt64] = []
-    /// Each connection's deadline.
-    @exclusivity(unchecked) var deadlines = DeadlineLists()
-    /// The monotonic time of the last wake-up, in milliseconds.
-    var now: Int64 = 0
-    /// The Date field value, formatted once a second.
-    @exclusivity(unchecked) var date: HTTPDate = HTTPDate()
-    /// Set once a stop is requested: when the loop ends at the latest.
-    var stopDeadline: Int64? = nil
-    /// A descriptor held in reserve so EMFILE can still accept-and-refuse instead of spinning.
-    var spareFD: Int32 = -1
-    /// Accepting waits for a descriptor to come free (EMFILE).
-    var acceptPaused: Bool = false
-    /// The accept errnos already logged: each unexpected one is reported once per loop.
-    var loggedAcceptErrors: Set<Int32> = []
+    private var lastID: UInt32 = 0
+    let tally: ConnectionTally
+    private let timers: LoopTimers
 
-    init() {}
-
-    /// Frees the two buffers; the loop calls it once, as it releases everything else.
-    func deallocateBuffers() {
-        readBuffer.deallocate()
-        headBuffer.deallocate()
-    }
-}
-
-extension EventLoop {
-    // Each name below stands for the field of `loopState`, so every use passes the one check.
-
-    var listener: Socket? {
-        _read { yield loopState.listener }
-        _modify { yield &loopState.listener }
+    init(tally: ConnectionTally, timers: LoopTimers) {
+        self.tally = tally
+        self.timers = timers
     }
 
-    var connections: [Connection?] {
-        _read { yield loopState.connections }
-        _modify { yield &loopState.connections }
+    /// Connections open and not served: lingering after a closing response, or answered 503.
+    var lingeringCount: Int { totalCount - serving }
+
+    /// A generation for a new connection, so a token names it and not a later one on the same descriptor.
+    func makeID() -> UInt32 {
+        lastID &+= 1
+        return lastID
     }
 
-    var totalCount: Int {
-        _read { yield loopState.totalCount }
-        _modify { yield &loopState.totalCount }
+    /// Registers an accepted connection under its descriptor; it is served once `startServing` counts it.
+    func insert(_ connection: Connection) {
+        let fd = Int(connection.socket.fd)
+        if fd >= slots.count {
+            slots.append(contentsOf: repeatElement(nil, count: fd - slots.count + 64))
+        }
+        slots[fd] = connection
+        totalCount += 1
     }
 
-    var serving: Int {
-        _read { yield loopState.serving }
-        _modify { yield &loopState.serving }
+    /// Counts the connection as served.
+    func startServing(_ connection: Connection) {
+        serving += 1
+        tally.add(1)
     }
 
-    var nextID: UInt32 {
-        _read { yield loopState.nextID }
-        _modify { yield &loopState.nextID }
+    /// Stops counting the connection as served (it lingers or closes).
+    func stopServing(_ connection: Connection) {
+        guard connection.isServing else { return }
+        connection.isServing = false
+        serving -= 1
+        tally.add(-1)
     }
 
-    var readBuffer: UnsafeMutableBufferPointer<UInt8> {
-        _read { yield loopState.readBuffer }
-        _modify { yield &loopState.readBuffer }
+    /// The live connection an epoll token or completion refers to, if it has not been closed since.
+    func lookup(_ token: UInt64) -> Connection? {
+        let fd = Int(UInt32(truncatingIfNeeded: token))
+        guard fd < slots.count, let connection = slots[fd], connection.id == UInt32(truncatingIfNeeded: token >> 32) else {
+            return nil
+        }
+        return connection
     }
 
-    var headBuffer: UnsafeMutableBufferPointer<UInt8> {
-        _read { yield loopState.headBuffer }
-        _modify { yield &loopState.headBuffer }
+    /// The connection open on `fd`, if one is.
+    func connection(on fd: Int32) -> Connection? {
+        fd >= 0 && Int(fd) < slots.count ? slots[Int(fd)] : nil
     }
 
-    var spareRequestHeaders: HTTPHeaders {
-        _read { yield loopState.spareRequestHeaders }
-        _modify { yield &loopState.spareRequestHeaders }
+    /// Whether `connection` is still the one registered under its descriptor.
+    func isOpen(_ connection: Connection) -> Bool {
+        let fd = Int(connection.socket.fd)
+        return fd < slots.count && slots[fd] === connection
     }
 
-    var resumable: [UInt64] {
-        _read { yield loopState.resumable }
-        _modify { yield &loopState.resumable }
-    }
+    /// Every open connection, at the time of the call.
+    var all: [Connection] { slots.compactMap { $0 } }
 
-    var deadlines: DeadlineLists {
-        _read { yield loopState.deadlines }
-        _modify { yield &loopState.deadlines }
-    }
-
-    var now: Int64 {
-        _read { yield loopState.now }
-        _modify { yield &loopState.now }
-    }
-
-    var date: HTTPDate {
-        _read { yield loopState.date }
-        _modify { yield &loopState.date }
-    }
-
-    var stopDeadline: Int64? {
-        _read { yield loopState.stopDeadline }
-        _modify { yield &loopState.stopDeadline }
-    }
-
-    var spareFD: Int32 {
-        _read { yield loopState.spareFD }
-        _modify { yield &loopState.spareFD }
-    }
-
-    var loggedAcceptErrors: Set<Int32> {
-        _read { yield loopState.loggedAcceptErrors }
-        _modify { yield &loopState.loggedAcceptErrors }
-    }
-
-    var acceptPaused: Bool {
-        _read { yield loopState.acceptPaused }
-        _modify { yield &loopState.acceptPaused }
+    /// Closes the connection, cancelling a running handler.
+    func close(_ connection: Connection) {
+        guard isOpen(connection) else { return }
+        timers.disarm(connection)
+        slots[Int(connection.socket.fd)] = nil
+        totalCount -= 1
+        stopServing(connection)
+        connection.handlerTask?.cancel()
+        connection.handlerTask = nil
+        // A producer waiting on this connection learns the client is gone (its write throws).
+        connection.bodyPump?.resumeWaiter(false)
+        connection.bodyPump = nil
+        connection.outputFile = nil
+        connection.socket.close()
     }
 }
