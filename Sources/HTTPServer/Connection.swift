@@ -80,15 +80,3 @@ final class Connection {
     /// The epoll token: the generation in the high half, the descriptor in the low half.
     var token: UInt64 { UInt64(id) << 32 | UInt64(UInt32(bitPattern: socket.fd)) }
 }
-
-/// Which deadline a connection is waiting on. Each kind has one fixed duration, so each list stays sorted.
-enum TimerKind: Int {
-    case none = -1
-    case header = 0
-    case idle = 1
-    case write = 2
-    case linger = 3
-
-    /// Every kind but `.none`, by raw value.
-    static let armable: [TimerKind] = [.header, .idle, .write, .linger]
-}
