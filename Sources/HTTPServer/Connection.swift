@@ -1,7 +1,7 @@
 import HTTPWire
 
-/// One accepted connection's state, owned by the loop thread (reached through its `LoopState`). Kept small: an idle keep-alive connection
-/// holds no buffers at all (reads go through the loop's shared buffer; only leftover bytes are kept).
+/// One accepted connection's state, owned by its loop (in the loop's `ConnectionTable`). Kept small: an idle
+/// keep-alive connection holds no buffers at all (reads go through the loop's shared buffer; only leftover bytes are kept).
 final class Connection {
     /// Where the connection is in its request/response cycle.
     enum State {
@@ -28,7 +28,8 @@ final class Connection {
     /// Received bytes, not consumed yet from `inputStart` on (a partial head, or pipelined requests).
     /// The consumed front is skipped rather than cut off, so a run of pipelined requests is not copied
     /// once per request.
-    // Unchecked exclusivity (with LoopState's five): the access checks cost +18 % per health request.
+    // Unchecked exclusivity, with the loop fields listed at ConnectionTable.slots: the access checks cost
+    // +18 % per health request.
     @exclusivity(unchecked) var input: [UInt8] = []
     var inputStart = 0
     /// `input` holds bytes not consumed yet.
@@ -78,16 +79,4 @@ final class Connection {
 
     /// The epoll token: the generation in the high half, the descriptor in the low half.
     var token: UInt64 { UInt64(id) << 32 | UInt64(UInt32(bitPattern: socket.fd)) }
-}
-
-/// Which deadline a connection is waiting on. Each kind has one fixed duration, so each list stays sorted.
-enum TimerKind: Int {
-    case none = -1
-    case header = 0
-    case idle = 1
-    case write = 2
-    case linger = 3
-
-    /// Every kind but `.none`, by raw value.
-    static let armable: [TimerKind] = [.header, .idle, .write, .linger]
 }

@@ -18,7 +18,7 @@ public final class HTTPServer: Sendable {
 
     private struct State {
         var phase = Phase.idle
-        var loops: [EventLoop] = []
+        var loops: [EventLoopThread] = []
         /// Loops whose thread has not ended yet.
         var loopsRunning = 0
         var port = 0
@@ -67,7 +67,7 @@ public final class HTTPServer: Sendable {
             // A write to a peer that has gone must return EPIPE, not kill the process.
             ShutdownSignals.ignoreBrokenPipe()
             let count = max(1, configuration.eventLoops)
-            var loops: [EventLoop] = []
+            var loops: [EventLoopThread] = []
             var bound: SocketAddress?
             var started = 0
             do {
@@ -77,7 +77,7 @@ public final class HTTPServer: Sendable {
                         host: configuration.host, port: bound?.port ?? configuration.port, reusePort: count > 1)
                     bound = bound ?? address
                     do {
-                        loops.append(try EventLoop(
+                        loops.append(try EventLoopThread(
                             configuration: configuration, listener: listener, tally: tally, handler: handler,
                             immediateHandler: immediateHandler, rejectionHandler: rejectionHandler,
                             onStopped: { [self] in loopDidStop() },
@@ -95,7 +95,7 @@ public final class HTTPServer: Sendable {
             } catch {
                 // Loops already running stop at once; they find the server idle, so their end changes nothing.
                 for loop in loops[..<started] { loop.mailbox.requestStop(graceMilliseconds: 0) }
-                for loop in loops[started...] { loop.release() }
+                for loop in loops[started...] { loop.releaseUnstarted() }
                 throw error
             }
             state.phase = .running
@@ -121,7 +121,7 @@ public final class HTTPServer: Sendable {
     /// Stops accepting, closes idle connections, lets in-flight requests finish within `gracePeriod`
     /// (their responses carry `Connection: close`), then closes the rest and ends the loop.
     public func stop(gracePeriod: Duration) async {
-        let loops: [EventLoop] = state.withLock { state in
+        let loops: [EventLoopThread] = state.withLock { state in
             switch state.phase {
             case .idle:
                 state.phase = .stopped
@@ -157,12 +157,12 @@ public final class HTTPServer: Sendable {
     }
 
     /// The loops of a running server (for tests that reach into one).
-    var eventLoops: [EventLoop] { state.withLock { $0.loops } }
+    var eventLoops: [EventLoopThread] { state.withLock { $0.loops } }
 
     /// A loop could not go on: the server records why and stops its other loops at once, so that
     /// `waitUntilStopped()` returns the failure instead of the server running on short of a loop.
     private func loopDidFail(_ failure: HTTPServerError) {
-        let others: [EventLoop] = state.withLock { state in
+        let others: [EventLoopThread] = state.withLock { state in
             guard state.phase == .running || state.phase == .stopping else { return [] }
             state.failure = state.failure ?? failure
             guard state.phase == .running else { return [] }

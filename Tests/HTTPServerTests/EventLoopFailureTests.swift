@@ -31,7 +31,7 @@ import Testing
         let loop = try #require(server.eventLoops.first)
         let notEpoll = open("/dev/null", O_RDONLY | O_CLOEXEC)
         #expect(notEpoll >= 0)
-        #expect(dup2(notEpoll, loop.epollFD) == loop.epollFD)
+        #expect(dup2(notEpoll, loop.epoll.fd) == loop.epoll.fd)
         _ = close(notEpoll)
         let closed = try await onThread { () -> Bool in
             try client.send("GET / HTTP/1.1\r\nHost: t\r\n\r\n")
@@ -59,20 +59,20 @@ import Testing
         let (listener, _) = try Socket.makeListener(host: "127.0.0.1", port: 0)
         // A loop that is never started, so this thread may drive it; its listener is swapped for a
         // pipe, on which accept fails with ENOTSOCK, an errno the accept loop does not expect.
-        let loop = try EventLoop(configuration: configuration, listener: listener, tally: ConnectionTally(),
-                                 handler: echoHandler, immediateHandler: nil, onStopped: {})
+        let loop = EventLoop(try EventLoopThread(configuration: configuration, listener: listener, tally: ConnectionTally(),
+                                                 handler: echoHandler, immediateHandler: nil, onStopped: {}))
         var pipeEnds: [Int32] = [-1, -1]
         #expect(pipe(&pipeEnds) == 0)
         listener.close()
-        loop.listener = Socket(fd: pipeEnds[0])
+        loop.acceptor.listener = Socket(fd: pipeEnds[0])
         defer {
             _ = close(pipeEnds[1])
             loop.release()
         }
-        loop.acceptConnections()
-        #expect(loop.acceptPaused)
-        loop.acceptConnections()
-        #expect(loop.acceptPaused)
+        loop.acceptor.acceptConnections()
+        #expect(loop.acceptor.isPaused)
+        loop.acceptor.acceptConnections()
+        #expect(loop.acceptor.isPaused)
         #expect(lines.withLock { $0 } == ["accept4 failed: Socket operation on non-socket (ENOTSOCK); accepting pauses until the next timer tick"])
         #expect(fields.withLock { $0 } == [["call", "accept4", "errno", "ENOTSOCK"]])
     }

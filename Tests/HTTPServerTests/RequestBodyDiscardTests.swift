@@ -16,11 +16,11 @@ import Testing
             let (listener, _) = try Socket.makeListener(host: "127.0.0.1", port: 0)
             var configuration = HTTPServerConfiguration()
             configuration.maxBodyBytes = 4 << 20
-            loop = try EventLoop(
+            loop = EventLoop(try EventLoopThread(
                 configuration: configuration, listener: listener, tally: ConnectionTally(),
                 handler: { _ in HTTPResponse(status: .ok) },
                 immediateHandler: { request in HTTPResponse(status: .ok, bytes: Array(request.path.utf8)) },
-                onStopped: {})
+                onStopped: {}))
             var pair: [Int32] = [-1, -1]
             guard socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0, &pair) == 0 else { throw HTTPServerError.system("socketpair", errno: errno) }
             _ = fcntl(pair[0], F_SETFL, fcntl(pair[0], F_GETFL) | O_NONBLOCK)
@@ -29,13 +29,11 @@ import Testing
             setsockopt(pair[1], SOL_SOCKET, SO_SNDBUF, &size, socklen_t(MemoryLayout<Int32>.size))
             peer = pair[1]
             connection = Connection(socket: Socket(fd: pair[0]), id: 1, remoteAddress: "test")
-            loop.connections = Array(repeating: nil, count: Int(pair[0]) + 1)
-            loop.connections[Int(pair[0])] = connection
-            loop.totalCount = 1
+            loop.connections.insert(connection)
         }
 
         deinit {
-            loop.close(connection)
+            loop.connections.close(connection)
             Glibc.close(peer)
             loop.release()
         }

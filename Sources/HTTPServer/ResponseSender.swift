@@ -1,29 +1,38 @@
-extension EventLoop {
-    /// Offers a parsed request to the immediate handler, then to the async handler in its own task,
-    /// whose response comes back via the mailbox. Bytes kept after this request wait until it is answered.
-    func startHandler(_ connection: Connection, _ head: consuming RequestHead) {
-        connection.state = .handling
-        connection.inputAwaitsParsing = true
-        disarm(connection)
-        connection.isHeadRequest = head.request.method == .head
-        connection.keepAlive = head.keepAlive && stopDeadline == nil
-        connection.requestVersion = head.request.version
-        // Moved out of the head, not copied: a copy retains every string and list in the request.
-        var request = (consume head).request
-        request.remoteAddress = connection.remoteAddress
-        if let immediateHandler, let response = ResponseWriter.respondAtOnce(to: request, with: immediateHandler) {
-            startResponse(connection, response)
-            // The request ends here, so the kept list is the only one holding that memory again.
-            spareRequestHeaders = request.headers
-            return
-        }
-        let token = connection.token
-        let mailbox = mailbox
-        let handler = handler
-        connection.handlerTask = Task {
-            let response = await ResponseWriter.respond(to: request, with: handler)
-            mailbox.post(LoopMailbox.Completion(token: token, response: response))
-        }
+import HTTPWire
+
+/// Writes responses on one loop's connections: each head serialized into one shared buffer and written
+/// with its body in one writev, only what a short write left kept on the connection, file bodies by
+/// sendfile, streamed bodies piece by piece (`+Streaming`), and the linger after a closing response.
+final class ResponseSender {
+    /// The most one sendfile call is asked for, so one large file does not hold the loop thread.
+    static let sendFilePiece = 1 << 20
+
+    /// The Server field line every response carries, sanitized once.
+    let serverField: [UInt8]
+    /// Told of every request the server refuses itself; adds fields to the error response.
+    let rejectionHandler: HTTPRejectionHandler?
+    /// Where a streamed body's pieces come back to this thread.
+    let mailbox: LoopMailbox
+    let connections: ConnectionTable
+    let timers: LoopTimers
+    /// The one buffer response heads are written into; a connection copies out only what a short
+    /// write left unsent. Grown when a head does not fit. (Unchecked exclusivity: see ConnectionTable.slots.)
+    @exclusivity(unchecked) private var headBuffer: UnsafeMutableBufferPointer<UInt8> = .allocate(capacity: 4096)
+    /// The Date field value, formatted once a second.
+    @exclusivity(unchecked) private var date = HTTPDate()
+
+    init(configuration: HTTPServerConfiguration, rejectionHandler: HTTPRejectionHandler?, mailbox: LoopMailbox,
+         connections: ConnectionTable, timers: LoopTimers) {
+        serverField = ResponseWriter.serverField(configuration.serverName)
+        self.rejectionHandler = rejectionHandler
+        self.mailbox = mailbox
+        self.connections = connections
+        self.timers = timers
+    }
+
+    /// Frees the head buffer; the loop calls it once, as it releases everything else.
+    func deallocate() {
+        headBuffer.deallocate()
     }
 
     /// Answers a request the server refused, then closes: the rest of the input cannot be trusted.
@@ -46,12 +55,11 @@ extension EventLoop {
     /// What is known of a refused request: the parsed head when its body was being read, else the
     /// request line and Origin as far as the bytes go; the time since its first byte, from the header deadline.
     private func makeRejection(_ connection: Connection, _ error: RequestError, head: UnsafeBufferPointer<UInt8>?, bodyBytes: Int) -> HTTPRejection {
-        let headerMilliseconds = timerDurations[TimerKind.header.rawValue]
         var waited: Int64 = 0
         if error.status == .requestTimeout {
-            waited = headerMilliseconds
-        } else if let deadline = deadlines.deadline(of: connection.socket.fd, kind: .header) {
-            waited = max(0, now &- (deadline &- headerMilliseconds))
+            waited = timers.durations[TimerKind.header.rawValue]
+        } else if let wait = timers.headerWait(connection) {
+            waited = wait
         }
         var rejection = HTTPRejection(
             status: error.status, reason: error.reason, remoteAddress: connection.remoteAddress,
@@ -72,7 +80,7 @@ extension EventLoop {
     /// Serializes the response into the shared head buffer and writes head and body in one writev;
     /// only what the socket did not take is copied into the connection, to go out on EPOLLOUT.
     func startResponse(_ connection: Connection, _ response: HTTPResponse) {
-        var keepAlive = connection.keepAlive && stopDeadline == nil
+        var keepAlive = connection.keepAlive && !timers.isStopping
         var stream: (length: Int?, producer: @Sendable (HTTPBodyWriter) async throws -> Void)?
         if case .stream(let length, let producer) = response.body, !connection.isHeadRequest,
            response.status.code != 204, response.status.code != 304 {
@@ -104,7 +112,7 @@ extension EventLoop {
         case .done(let count): written = count
         case .wouldBlock: break
         case .failed:
-            close(connection)
+            connections.close(connection)
             return
         }
         if written >= head.count + body.count, connection.outputFile == nil {
@@ -119,7 +127,7 @@ extension EventLoop {
         connection.outputBody = body
         connection.outputOffset = max(0, written - head.count)
         // A file body goes on at once in `flush` (the serve loop's next step): the socket has room.
-        if written < head.count + body.count { rearm(connection, .write) }
+        if written < head.count + body.count { timers.rearm(connection, .write) }
     }
 
     /// Writes pending output; true once all of it is written. On EAGAIN it waits for EPOLLOUT, the
@@ -133,10 +141,10 @@ extension EventLoop {
                 connection.outputOffset += count
                 progressed = true
             case .done, .wouldBlock:
-                if progressed { rearm(connection, .write) }
+                if progressed { timers.rearm(connection, .write) }
                 return false
             case .failed:
-                close(connection)
+                connections.close(connection)
                 return false
             }
         }
@@ -162,13 +170,13 @@ extension EventLoop {
                 connection.outputFileSent += count
                 progressed = true
             case .done:
-                close(connection)
+                connections.close(connection)
                 return false
             case .wouldBlock:
-                if progressed { rearm(connection, .write) }
+                if progressed { timers.rearm(connection, .write) }
                 return false
             case .failed:
-                close(connection)
+                connections.close(connection)
                 return false
             }
         }
@@ -176,9 +184,6 @@ extension EventLoop {
         connection.outputFileSent = 0
         return true
     }
-
-    /// The most one sendfile call is asked for, so one large file does not hold the loop thread.
-    static let sendFilePiece = 1 << 20
 
     /// After a response: half-close, or become free for the next request (which `serve` takes up).
     private func finishWrite(_ connection: Connection) {
@@ -191,7 +196,7 @@ extension EventLoop {
             return
         }
         connection.state = .awaitingHead
-        disarm(connection)
+        timers.disarm(connection)
     }
 
     /// Half-closes after a closing response; `serve` then drains input until the peer closes, so unread
@@ -202,51 +207,27 @@ extension EventLoop {
         connection.discardInput()
         connection.chunkedBody = nil
         connection.pendingHead = nil
-        if connection.isServing {
-            connection.isServing = false
-            serving -= 1
-            tally.add(-1)
-        }
-        if totalCount - serving > EventLoop.maxLingering {
-            close(connection)
+        connections.stopServing(connection)
+        if connections.lingeringCount > ConnectionTable.maxLingering {
+            connections.close(connection)
             return
         }
-        rearm(connection, .linger)
+        timers.rearm(connection, .linger)
     }
 
-    /// Discards input on a lingering connection; closes at end of stream. Bounded per event.
-    func drainLingering(_ connection: Connection) {
-        for _ in 0..<16 {
-            switch connection.socket.read(into: UnsafeMutableRawBufferPointer(readBuffer)) {
-            case .done(0), .failed:
-                close(connection)
-                return
-            case .wouldBlock:
-                connection.readable = false
-                return
-            case .done:
-                continue
-            }
+    /// The 503 sent to connections over the cap (reported to the rejection handler like any refusal).
+    func makeOverloadedResponse(remoteAddress: String) -> [UInt8] {
+        let error = RequestError(status: .serviceUnavailable, reason: "too many connections")
+        var response = ResponseWriter.makeErrorResponse(for: error)
+        if let rejectionHandler {
+            let rejection = HTTPRejection(
+                status: error.status, reason: error.reason, remoteAddress: remoteAddress, bodyBytes: response.body.count)
+            response.headers.append(contentsOf: rejectionHandler(rejection))
         }
-    }
-
-    /// Closes the connection, cancelling a running handler.
-    func close(_ connection: Connection) {
-        guard isOpen(connection) else { return }
-        disarm(connection)
-        connections[Int(connection.socket.fd)] = nil
-        totalCount -= 1
-        if connection.isServing {
-            connection.isServing = false
-            serving -= 1
-            tally.add(-1)
-        }
-        connection.handlerTask?.cancel()
-        connection.handlerTask = nil
-        // A producer waiting on this connection learns the client is gone (its write throws).
-        connection.bodyPump?.resumeWaiter(false)
-        connection.bodyPump = nil
-        connection.outputFile = nil
-        connection.socket.close()
+        let framing = ResponseWriter.Framing(
+            isHeadRequest: false, keepAlive: false, requestVersion: .http1_1,
+            date: date.current(), serverField: serverField)
+        let (head, body) = ResponseWriter.serialize(response, framing: framing)
+        return head + body
     }
 }

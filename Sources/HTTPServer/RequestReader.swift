@@ -1,22 +1,51 @@
 import HTTPWire
-extension EventLoop {
+
+/// Reads requests off one loop's connections: one shared read buffer, each connection's kept input
+/// (a partial head, pipelined requests), head scanning and parsing within the limits, bodies read past;
+/// each complete request goes to the dispatcher, each malformed one to the sender's error response.
+final class RequestReader {
+    let limits: RequestLimits
+    let connections: ConnectionTable
+    let timers: LoopTimers
+    let sender: ResponseSender
+    let dispatcher: RequestDispatcher
+    /// The one read buffer every connection reads through.
+    private let readBuffer: UnsafeMutableBufferPointer<UInt8> = .allocate(capacity: 64 * 1024)
+    /// The header list of the last request answered at once, kept for the next request's fields: its
+    /// memory is used again instead of allocated and freed per request. (A request handed to an async
+    /// handler takes its list along, and the next one starts a new list.)
+    private var spareRequestHeaders = HTTPHeaders()
+
+    init(limits: RequestLimits, connections: ConnectionTable, timers: LoopTimers, sender: ResponseSender, dispatcher: RequestDispatcher) {
+        self.limits = limits
+        self.connections = connections
+        self.timers = timers
+        self.sender = sender
+        self.dispatcher = dispatcher
+    }
+
+    /// Frees the read buffer; the loop calls it once, as it releases everything else.
+    func deallocate() {
+        readBuffer.deallocate()
+    }
+
     /// Reads once into the shared buffer and feeds the parser.
     func readOnce(_ connection: Connection) {
         switch connection.socket.read(into: UnsafeMutableRawBufferPointer(readBuffer)) {
         case .wouldBlock:
             connection.readable = false
         case .failed:
-            close(connection)
+            connections.close(connection)
         case .done(0):
             // End of stream. Between requests nothing is owed. Within a head or a body the request can
             // never complete: a client that only half-closed still reads why before the connection ends.
             switch connection.state {
             case .awaitingHead where connection.hasBufferedInput:
-                respondWithError(connection, .badRequest("request head incomplete"))
+                sender.respondWithError(connection, .badRequest("request head incomplete"))
             case .readingBody:
-                respondWithError(connection, .badRequest("request body incomplete"))
+                sender.respondWithError(connection, .badRequest("request body incomplete"))
             case .awaitingHead, .handling, .writing, .streaming, .lingering:
-                close(connection)
+                connections.close(connection)
             }
         case .done(let count):
             // A short read drained the socket: the next arrival raises a new edge. The end of stream
@@ -29,8 +58,8 @@ extension EventLoop {
     /// Arms the deadline for what the connection waits on: idle between requests, header within one.
     func armWaitingTimer(_ connection: Connection) {
         switch connection.state {
-        case .awaitingHead: arm(connection, connection.hasBufferedInput ? .header : .idle)
-        case .readingBody: arm(connection, .header)
+        case .awaitingHead: timers.arm(connection, connection.hasBufferedInput ? .header : .idle)
+        case .readingBody: timers.arm(connection, .header)
         case .handling, .writing, .streaming, .lingering: break
         }
     }
@@ -73,7 +102,7 @@ extension EventLoop {
 
     /// Whether unparsed bytes are worth keeping: not once the connection is closed or lingering.
     private func mayKeepInput(_ connection: Connection) -> Bool {
-        guard isOpen(connection) else { return false }
+        guard connections.isOpen(connection) else { return false }
         switch connection.state {
         case .awaitingHead, .readingBody, .handling, .writing, .streaming: return true
         case .lingering: return false
@@ -105,7 +134,7 @@ extension EventLoop {
                 case .needMore:
                     return offset
                 case .failed(let error):
-                    respondWithError(connection, error, head: head)
+                    sender.respondWithError(connection, error, head: head)
                     return bytes.count
                 case .complete(let length):
                     let spare = spareRequestHeaders
@@ -118,7 +147,7 @@ extension EventLoop {
                     do {
                         requestHead = try RequestParser.parse(UnsafeBufferPointer(rebasing: head[0..<length]), limits: limits, reusing: consume spare)
                     } catch {
-                        respondWithError(connection, error, head: UnsafeBufferPointer(rebasing: head[0..<length]))
+                        sender.respondWithError(connection, error, head: UnsafeBufferPointer(rebasing: head[0..<length]))
                         return bytes.count
                     }
                     if requestHead.contentLength > 0 || requestHead.chunked {
@@ -128,7 +157,7 @@ extension EventLoop {
                         connection.chunkedBody = requestHead.chunked ? ChunkedBodyDiscarder() : nil
                         connection.pendingHead = consume requestHead
                         connection.state = .readingBody
-                        rearm(connection, .header)
+                        timers.rearm(connection, .header)
                     } else {
                         startHandler(connection, consume requestHead)
                         return offset
@@ -147,7 +176,7 @@ extension EventLoop {
                         offset += used
                         connection.chunkedBody = nil
                     case .failed(let error):
-                        respondWithError(connection, error)
+                        sender.respondWithError(connection, error)
                         return bytes.count
                     }
                 } else {
@@ -164,5 +193,27 @@ extension EventLoop {
                 return offset
             }
         }
+    }
+
+    /// Discards input on a lingering connection; closes at end of stream. Bounded per event.
+    func drainLingering(_ connection: Connection) {
+        for _ in 0..<16 {
+            switch connection.socket.read(into: UnsafeMutableRawBufferPointer(readBuffer)) {
+            case .done(0), .failed:
+                connections.close(connection)
+                return
+            case .wouldBlock:
+                connection.readable = false
+                return
+            case .done:
+                continue
+            }
+        }
+    }
+
+    /// Hands a complete request to the dispatcher; the header list of a request answered at once comes
+    /// back for the next request's fields.
+    private func startHandler(_ connection: Connection, _ head: consuming RequestHead) {
+        if let headers = dispatcher.start(connection, head) { spareRequestHeaders = headers }
     }
 }

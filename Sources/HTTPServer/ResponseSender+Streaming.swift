@@ -1,4 +1,4 @@
-extension EventLoop {
+extension ResponseSender {
     /// Sets up a streamed body after its head: the producer runs in its own task (cancelled by `close`),
     /// and each piece it writes comes back through the mailbox to go out on this thread.
     func startStreaming(_ connection: Connection, length: Int?, producer: @escaping @Sendable (HTTPBodyWriter) async throws -> Void) {
@@ -20,30 +20,33 @@ extension EventLoop {
     }
 
     /// A body event from a producer; events for connections closed since are answered "not delivered".
-    func handleBodyEvent(_ event: LoopMailbox.BodyEvent) {
-        let connection = lookup(event.token)
+    /// Returns the connection when it has output to write now, for the loop to serve.
+    func handleBodyEvent(_ event: LoopMailbox.BodyEvent) -> Connection? {
+        let connection = connections.lookup(event.token)
         switch event.kind {
         case .piece(let piece, let continuation):
             guard let connection, let pump = connection.bodyPump, connection.state == .streaming, pump.outcome == nil else {
                 continuation.resume(returning: false)
-                return
+                return nil
             }
             let (head, body) = pump.frame(piece)
             guard !body.isEmpty else {
                 continuation.resume(returning: !pump.overran)
-                return
+                return nil
             }
             pump.waiter = continuation
             connection.outputHead = head
             connection.outputBody = body
             connection.outputOffset = 0
             connection.state = .writing
-            rearm(connection, .write)
-            serve(connection)
+            timers.rearm(connection, .write)
+            return connection
         case .end(let finished):
-            guard let connection, let pump = connection.bodyPump else { return }
+            guard let connection, let pump = connection.bodyPump else { return nil }
             pump.outcome = finished
-            if connection.state == .streaming { finishStreaming(connection, pump) }
+            guard connection.state == .streaming else { return nil }
+            finishStreaming(connection, pump)
+            return connection
         }
     }
 
@@ -53,7 +56,7 @@ extension EventLoop {
         connection.outputBody = []
         connection.outputOffset = 0
         connection.state = .streaming
-        disarm(connection)
+        timers.disarm(connection)
         if pump.outcome != nil {
             finishStreaming(connection, pump)
         } else {
@@ -62,19 +65,19 @@ extension EventLoop {
     }
 
     /// The producer is done and everything it wrote is out. A body that does not match its framing
-    /// (failed producer, short or long against Content-Length) can only be signalled by closing.
+    /// (failed producer, short or long against Content-Length) can only be signalled by closing. Else
+    /// the trailer is queued, for the serve loop to write.
     private func finishStreaming(_ connection: Connection, _ pump: ResponseBodyPump) {
         connection.bodyPump = nil
         connection.handlerTask = nil
         guard pump.isComplete else {
-            close(connection)
+            connections.close(connection)
             return
         }
         connection.outputHead = pump.trailer()
         connection.outputBody = []
         connection.outputOffset = 0
         connection.state = .writing
-        rearm(connection, .write)
-        serve(connection)
+        timers.rearm(connection, .write)
     }
 }

@@ -67,55 +67,14 @@ struct DeadlineLists: ~Copyable {
     }
 }
 
-extension EventLoop {
-    /// Arms `kind` for `connection`, unless that kind is already armed (a header deadline does not move
-    /// as more bytes of the same head arrive; an idle deadline does not move on stray empty lines).
-    func arm(_ connection: Connection, _ kind: TimerKind) {
-        if deadlines.kind(of: connection.socket.fd) == kind { return }
-        rearm(connection, kind)
-    }
+/// Which deadline a connection is waiting on. Each kind has one fixed duration, so each list stays sorted.
+enum TimerKind: Int {
+    case none = -1
+    case header = 0
+    case idle = 1
+    case write = 2
+    case linger = 3
 
-    /// Arms `kind` afresh from now (a write that made progress).
-    func rearm(_ connection: Connection, _ kind: TimerKind) {
-        guard kind != .none else {
-            disarm(connection)
-            return
-        }
-        deadlines.arm(connection.socket.fd, kind, until: now &+ timerDurations[kind.rawValue])
-    }
-
-    /// Removes whatever timer `connection` has armed.
-    func disarm(_ connection: Connection) {
-        deadlines.disarm(connection.socket.fd)
-    }
-
-    /// Acts on every deadline that has passed.
-    func expireTimers() {
-        for kind in TimerKind.armable {
-            while let (fd, deadline) = deadlines.first(kind), deadline <= now {
-                deadlines.disarm(fd)
-                // A closed connection disarms its timer, so an armed descriptor has its connection.
-                guard Int(fd) < connections.count, let connection = connections[Int(fd)] else { continue }
-                switch kind {
-                case .header:
-                    // RFC 9110 §15.5.9: 408 says the server gave up waiting and closes.
-                    respondWithError(connection, RequestError(status: .requestTimeout, reason: "request head not received in time"))
-                    serve(connection)
-                case .idle, .write, .linger, .none:
-                    close(connection)
-                }
-            }
-        }
-    }
-
-    /// Milliseconds epoll_wait may sleep: until the next deadline, at most a second.
-    func nextTimeout() -> Int32 {
-        if !resumable.isEmpty { return 0 }
-        var wait: Int64 = acceptPaused ? 250 : 1000
-        for kind in TimerKind.armable {
-            if let (_, deadline) = deadlines.first(kind) { wait = min(wait, deadline &- now) }
-        }
-        if let stopDeadline { wait = min(wait, stopDeadline &- now) }
-        return Int32(clamping: max(0, wait))
-    }
+    /// Every kind but `.none`, by raw value.
+    static let armable: [TimerKind] = [.header, .idle, .write, .linger]
 }

@@ -1,11 +1,52 @@
 import CSystem
 import Glibc
 
-extension EventLoop {
+/// Accepts on one loop's listener until its backlog is empty: adopts each connection, or answers it 503
+/// over the cap or out of descriptors (with a spare descriptor held for that); pauses on other errors,
+/// each errno logged once.
+final class ConnectionAcceptor {
+    /// The listening socket, until a stop closes it.
+    var listener: Socket?
+    /// A descriptor held in reserve so EMFILE can still accept-and-refuse instead of spinning.
+    private var spareFD: Int32
+    /// Accepting waits for a descriptor to come free (EMFILE) or a timer tick (other errors).
+    private(set) var isPaused = false
+    /// The accept errnos already logged: each unexpected one is reported once per loop.
+    private var loggedErrors: Set<Int32> = []
+    let configuration: HTTPServerConfiguration
+    let epoll: EpollSet
+    let connections: ConnectionTable
+    let timers: LoopTimers
+    let sender: ResponseSender
+
+    init(listener: Socket, configuration: HTTPServerConfiguration, epoll: EpollSet, connections: ConnectionTable,
+         timers: LoopTimers, sender: ResponseSender) {
+        self.listener = listener
+        self.configuration = configuration
+        self.epoll = epoll
+        self.connections = connections
+        self.timers = timers
+        self.sender = sender
+        spareFD = open("/dev/null", O_RDONLY | O_CLOEXEC)
+    }
+
+    /// Closes the listener: a stop accepts nothing more.
+    func closeListener() {
+        listener?.close()
+        listener = nil
+    }
+
+    /// Closes the listener and the spare descriptor; the loop calls it once, as it releases everything else.
+    func release() {
+        closeListener()
+        if spareFD >= 0 { _ = Glibc.close(spareFD) }
+        spareFD = -1
+    }
+
     /// Accepts until the backlog is empty. Over the cap, or out of descriptors, a connection is still
     /// accepted and told 503 rather than left to retry in a tight loop.
     func acceptConnections() {
-        acceptPaused = false
+        isPaused = false
         guard let listener else { return }
         if spareFD < 0 { spareFD = open("/dev/null", O_RDONLY | O_CLOEXEC) }
         while true {
@@ -26,18 +67,18 @@ extension EventLoop {
                     case .refused: continue
                     case .backlogEmpty: return
                     case .noSpare:
-                        acceptPaused = true
+                        isPaused = true
                         return
                     }
                 default:
                     // ENOBUFS, ENOMEM and the like: retry from the timer tick, not in a tight loop. Said
                     // once per errno, so a pause is never silent and a persisting one does not flood the log.
-                    if let code = error.errorNumber, loggedAcceptErrors.insert(code).inserted {
+                    if let code = error.errorNumber, loggedErrors.insert(code).inserted {
                         let name = HTTPServerError.errnoName(code)
                         configuration.log.log(.warning, "\(error.operation) failed: \(error.message) (\(name)); accepting pauses until the next timer tick",
                                               [("call", error.operation), ("errno", name)])
                     }
-                    acceptPaused = true
+                    isPaused = true
                     return
                 }
             }
@@ -59,7 +100,7 @@ extension EventLoop {
         switch result {
         case .done(let fd):
             let socket = Socket(fd: Int32(truncatingIfNeeded: fd))
-            socket.writeCanned(makeOverloadedResponse(remoteAddress: remoteAddress))
+            socket.writeCanned(sender.makeOverloadedResponse(remoteAddress: remoteAddress))
             socket.close()
             outcome = .refused
         case .wouldBlock:
@@ -72,52 +113,29 @@ extension EventLoop {
     }
 
     private func adopt(_ socket: Socket, remoteAddress: String) {
-        nextID &+= 1
-        let connection = Connection(socket: socket, id: nextID, remoteAddress: remoteAddress)
-        let overCap = tally.value >= configuration.maxConnections || stopDeadline != nil
-        if overCap, totalCount - serving >= EventLoop.maxLingering {
-            socket.writeCanned(makeOverloadedResponse(remoteAddress: remoteAddress))
+        let connection = Connection(socket: socket, id: connections.makeID(), remoteAddress: remoteAddress)
+        let overCap = connections.tally.value >= configuration.maxConnections || timers.isStopping
+        if overCap, connections.lingeringCount >= ConnectionTable.maxLingering {
+            socket.writeCanned(sender.makeOverloadedResponse(remoteAddress: remoteAddress))
             socket.close()
             return
         }
         do {
             let events = EPOLLIN.rawValue | EPOLLOUT.rawValue | EPOLLRDHUP.rawValue | EPOLLET.rawValue
-            try register(socket.fd, events: events, token: connection.token)
+            try epoll.add(socket.fd, events: events, token: connection.token)
         } catch {
             socket.close()
             return
         }
-        let fd = Int(socket.fd)
-        if fd >= connections.count {
-            connections.append(contentsOf: repeatElement(nil, count: fd - connections.count + 64))
-        }
-        connections[fd] = connection
-        totalCount += 1
+        connections.insert(connection)
         if overCap {
             connection.isServing = false
-            socket.writeCanned(makeOverloadedResponse(remoteAddress: remoteAddress))
-            linger(connection)
+            socket.writeCanned(sender.makeOverloadedResponse(remoteAddress: remoteAddress))
+            sender.linger(connection)
             return
         }
-        serving += 1
-        tally.add(1)
+        connections.startServing(connection)
         socket.setNoDelay()
-        arm(connection, .idle)
-    }
-
-    /// The 503 sent to connections over the cap (reported to the rejection handler like any refusal).
-    func makeOverloadedResponse(remoteAddress: String) -> [UInt8] {
-        let error = RequestError(status: .serviceUnavailable, reason: "too many connections")
-        var response = ResponseWriter.makeErrorResponse(for: error)
-        if let rejectionHandler {
-            let rejection = HTTPRejection(
-                status: error.status, reason: error.reason, remoteAddress: remoteAddress, bodyBytes: response.body.count)
-            response.headers.append(contentsOf: rejectionHandler(rejection))
-        }
-        let framing = ResponseWriter.Framing(
-            isHeadRequest: false, keepAlive: false, requestVersion: .http1_1,
-            date: date.current(), serverField: serverField)
-        let (head, body) = ResponseWriter.serialize(response, framing: framing)
-        return head + body
+        timers.arm(connection, .idle)
     }
 }
