@@ -5,7 +5,9 @@ import HTTPServer
 /// through our own HTTP/1.1 client (TLS by OpenSSL, loaded on the first https fetch) over kept-alive
 /// connections, file:// from disk.
 /// Follows redirects itself so every hop passes the caller's check, and coalesces identical
-/// concurrent fetches into one.
+/// concurrent fetches into one. Its parts: `OriginRedirectFollower` walks the chain,
+/// `OriginHTTPExchanges` sends http and https hops with `OriginHeaderPolicy`'s fields,
+/// `OriginFileReader` answers file:// hops, `OriginFetchCoalescer` shares identical fetches.
 public final class OriginClient: Sendable {
     /// Timeouts and identity.
     public struct Configuration: Sendable {
