@@ -26,7 +26,9 @@ let package = Package(
         .target(name: "Proxy", dependencies: ["HTTPWire", "HTTPServer", "HTTPClient", "HLS"]),
         .executableTarget(name: "hls-subtitle-proxy", dependencies: ["Proxy", "HTTPServer"]),
         // Helpers every test target shares: raw-socket client, test origins, waits, fixtures, seeded randomness.
-        .target(name: "TestSupport", dependencies: ["HTTPWire", "HTTPServer"], path: "Tests/TestSupport"),
+        // The TLS test origins reach HTTPClient's OpenSSL loader with `@testable import`, which debug
+        // builds (the only ones tests use) allow from any target.
+        .target(name: "TestSupport", dependencies: ["HTTPWire", "HTTPServer", "HTTPClient"], path: "Tests/TestSupport"),
         // HTTPClient only as a tool: a few tests read the server's responses with it.
         .testTarget(name: "HTTPServerTests", dependencies: ["HTTPWire", "HTTPServer", "HTTPClient", "TestSupport"]),
         .testTarget(name: "HTTPClientTests", dependencies: ["HTTPWire", "HTTPClient", "TestSupport"]),

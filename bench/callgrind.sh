@@ -4,12 +4,16 @@
 #
 #   bench/callgrind.sh BINARY [BINARY_B]     # each route: 200 warm-up requests, then 2,000 counted
 #   N=5000 ROUTES="redirect master" LOGS=on bench/callgrind.sh OLD NEW
+#   ROUTES="proxied disk" PORT=21400 ORIGIN_PORT=21401 bench/callgrind.sh OLD NEW
 #
 # BINARY should be the static build (bench/run.sh builds one at .build/static/release); valgrind 3.19
 # crashes in libdispatch's signal thread on the dynamically linked one. The proxy serves the bundled
 # sample from a directory mount and has a redirect mount whose origin is never contacted. Requests go
 # one at a time over 16 keep-alive connections, as wrk spreads them. The count includes everything the
 # process ran between zeroing and dumping: the loop, the handler, and the log line when LOGS=on.
+# `proxied` and `disk` (not in the default list) send a segment from an http origin (python3 -m
+# http.server on ORIGIN_PORT) through a proxy mount: every request through the origin client, or,
+# with a disk cache, from the stored file (the first warm-up request fills it).
 set -euo pipefail
 
 [ $# -ge 1 ] || { echo "usage: $0 BINARY [BINARY_B]" >&2; exit 2; }
@@ -17,35 +21,51 @@ N=${N:-2000}
 WARMUP=${WARMUP:-200}
 LOGS=${LOGS:-off}
 PORT=${PORT:-18190}
+ORIGIN_PORT=${ORIGIN_PORT:-18191}
 ROUTES=${ROUTES:-"health redirect master variant segment subtitle-playlist subtitle"}
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 command -v valgrind > /dev/null || { echo "valgrind is not installed (apt-get install valgrind)" >&2; exit 1; }
 WORK=$(mktemp -d /tmp/hls-callgrind.XXXXXX)
 VG_PID=
+ORIGIN_PID=
 cleanup() {
     [ -n "$VG_PID" ] && kill "$VG_PID" 2>/dev/null || true
+    [ -n "$ORIGIN_PID" ] && kill "$ORIGIN_PID" 2>/dev/null || true
     wait 2>/dev/null || true
     [ -n "${KEEP:-}" ] || rm -rf "$WORK"
 }
 trap cleanup EXIT
 
-cat > "$WORK/proxy.json" <<EOF
+proxy_config() { # FILE [DISK_CACHE_DIRECTORY]
+    local disk=""
+    [ -n "${2:-}" ] && disk=", \"disk_directory\": \"$2\", \"disk_max_bytes\": 1073741824"
+    cat > "$1" <<EOF
 {
   "listen": { "host": "127.0.0.1", "port": $PORT },
   "mounts": {
     "sample": { "origin": "$ROOT/Examples/sample-vod" },
-    "redir": { "origin": "http://127.0.0.1:9/vod/", "segments": "redirect" }
+    "redir": { "origin": "http://127.0.0.1:9/vod/", "segments": "redirect" },
+    "bucket": { "origin": "http://127.0.0.1:$ORIGIN_PORT/", "segments": "proxy" }
   },
   "subtitles": [
     { "name": "sample", "masters": ["/sample/master.m3u8"], "group_id": "subs",
       "tracks": [ { "id": "en", "name": "English", "language": "en", "default": true, "autoselect": true,
                     "source": "subs/en.vtt", "mode": "segmented" } ] }
   ],
-  "cache": { "master_ttl_seconds": 3600, "subtitle_ttl_seconds": 3600 },
+  "cache": { "master_ttl_seconds": 3600, "subtitle_ttl_seconds": 3600$disk },
   "log_level": "warn",
   "access_log": $([ "$LOGS" = on ] && echo true || echo false)
 }
 EOF
+}
+proxy_config "$WORK/proxy.json"
+case " $ROUTES " in
+    *" proxied "*|*" disk "*)
+        python3 -m http.server "$ORIGIN_PORT" --bind 127.0.0.1 --directory "$ROOT/Examples/sample-vod" > "$WORK/origin.log" 2>&1 &
+        ORIGIN_PID=$!
+        for _ in $(seq 1 100); do curl -sf -o /dev/null "http://127.0.0.1:$ORIGIN_PORT/master.m3u8" && break; sleep 0.1; done
+        ;;
+esac
 
 # Sends WARMUP requests for the route, waits for a line on stdin, sends N, waits again.
 cat > "$WORK/client.py" <<'EOF'
@@ -73,7 +93,8 @@ def first_uri(body, pattern):
     m = re.search(r'URI="([^"]+)"', body.decode())
     return m.group(1) if m else None
 paths = {"health": "/healthz", "redirect": "/redir/v0/seg000.ts", "master": "/sample/master.m3u8",
-         "variant": "/sample/v0/index.m3u8", "segment": "/sample/v0/seg000.ts"}
+         "variant": "/sample/v0/index.m3u8", "segment": "/sample/v0/seg000.ts",
+         "proxied": "/bucket/v0/seg000.ts", "disk": "/bucket/v0/seg000.ts"}
 if route.startswith("subtitle"):
     _, master = get(0, "/sample/master.m3u8")
     playlist = re.search(r'URI="([^"]+)"', master.decode()).group(1)
@@ -95,10 +116,15 @@ for phase in (warmup, count):
 EOF
 
 measure() { # BINARY ROUTE -> instructions per request
-    local out="$WORK/callgrind.out"
+    local out="$WORK/callgrind.out" config="$WORK/proxy.json"
     rm -f "$out"*
+    if [ "$2" = disk ]; then # a fresh disk cache for each binary, filled by the first warm-up request
+        rm -rf "$WORK/disk-cache"
+        config="$WORK/proxy-disk.json"
+        proxy_config "$config" "$WORK/disk-cache"
+    fi
     valgrind --tool=callgrind --callgrind-out-file="$out" --dump-instr=no --instr-atstart=no \
-        "$1" --config "$WORK/proxy.json" > "$WORK/proxy.log" 2>&1 &
+        "$1" --config "$config" > "$WORK/proxy.log" 2>&1 &
     VG_PID=$!
     for _ in $(seq 1 300); do
         curl -sf -o /dev/null "http://127.0.0.1:$PORT/healthz" && break

@@ -50,7 +50,7 @@ import Testing
         // Served once from disk, so the entry file is held open between hits.
         let held = proxy.service.handler.handleImmediately(Self.request("/bucket/obj/5000.ts"))
         #expect(held?.status == .ok)
-        #expect(proxy.diskCache?.state.withLock { $0.openFiles.count } == 1)
+        #expect(proxy.diskCache?.store.index.withLock { $0.openFiles.count } == 1)
         let entry = try #require(DiskCacheHarness.files(directory).first)
         #expect(truncate(directory + "/" + entry, 100) == 0)
         let immediate = proxy.service.handler.handleImmediately(Self.request("/bucket/obj/5000.ts"))
@@ -58,7 +58,7 @@ import Testing
         await proxy.stop()
         origin.stop()
         #expect(immediate == nil)
-        #expect(proxy.diskCache?.state.withLock { $0.openFiles.count } == 0)
+        #expect(proxy.diskCache?.store.index.withLock { $0.openFiles.count } == 0)
         #expect(again.status == 200)
         #expect(again.body == GeneratedOrigin.bytes(0...4999))
         #expect(origin.requests("/obj/5000.ts").count == 2)
@@ -76,11 +76,11 @@ extension DiskCacheFileTests {
             _ = try await proxy.get("/bucket/obj/\(size).ts")
             #expect(handler.handleImmediately(Self.request("/bucket/obj/\(size).ts"))?.status == .ok)
         }
-        let heldBefore = proxy.diskCache?.state.withLock { $0.openFiles.count }
+        let heldBefore = proxy.diskCache?.store.index.withLock { $0.openFiles.count }
         // A third object evicts the least recently used one, and its descriptor goes with it.
         _ = try await proxy.get("/bucket/obj/5002.ts")
-        let heldAfter = proxy.diskCache?.state.withLock { Set($0.openFiles.keys) }
-        let entries = proxy.diskCache?.state.withLock { Set($0.entries.keys) }
+        let heldAfter = proxy.diskCache?.store.index.withLock { Set($0.openFiles.keys) }
+        let entries = proxy.diskCache?.store.index.withLock { Set($0.entries.keys) }
         await proxy.stop()
         origin.stop()
         #expect(heldBefore == 2)

@@ -18,7 +18,7 @@ import Testing
         let directory = try DiskCacheHarness.makeDirectory()
         let proxy = try DiskCacheHarness(originURL: origin.baseURL, directory: directory)
         // Every fill fails once its body passes 100 kB, as on a file system that is full.
-        proxy.diskCache?.simulatedFullAfter.store(100_000, ordering: .relaxed)
+        proxy.diskCache?.fills.simulatedFullAfter.store(100_000, ordering: .relaxed)
         let size = 1_000_000
         let first = try await proxy.get("/bucket/obj/\(size).ts")
         // Several at once share one fill: each of them must get the whole body from memory too.
@@ -185,7 +185,7 @@ extension HardeningDiskCacheTests {
         let origin = try TestOrigin(routes: ["/slow.ts": .drip(head + body, interval: .milliseconds(2))])
         let directory = try DiskCacheHarness.makeDirectory()
         let proxy = try DiskCacheHarness(originURL: "http://127.0.0.1:\(origin.port)", directory: directory)
-        proxy.diskCache?.simulatedFullAfter.store(700, ordering: .relaxed)
+        proxy.diskCache?.fills.simulatedFullAfter.store(700, ordering: .relaxed)
         async let first = proxy.get("/bucket/slow.ts")
         try await eventually { proxy.diskCache?.fillsRunning == 1 }
         async let second = proxy.get("/bucket/slow.ts")

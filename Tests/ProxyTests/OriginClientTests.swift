@@ -22,7 +22,7 @@ import Testing
         #expect(seen.target == "/master.m3u8?token=a%2Fb")
         #expect(seen.headers["Host"] == "127.0.0.1:\(origin.port)")
         #expect(seen.headers["User-Agent"] == "hls-subtitle-proxy/\(ProxyVersion.number)")
-        #expect(seen.headers["Accept-Encoding"] == (OriginClient.acceptsGzip ? "gzip" : "identity"))
+        #expect(seen.headers["Accept-Encoding"] == (OriginHTTPExchanges.acceptsGzip ? "gzip" : "identity"))
     }
 
     @Test func injectedHeadersAreSentAndHopByHopOnesAreNot() async throws {

@@ -42,17 +42,13 @@ public final class RawSocketClient: @unchecked Sendable {
             address.sin6_family = sa_family_t(AF_INET6)
             address.sin6_port = UInt16(port).bigEndian
             inet_pton(AF_INET6, host, &address.sin6_addr)
-            result = withUnsafePointer(to: &address) {
-                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in6>.size)) }
-            }
+            result = Self.connect(fd, to: &address)
         } else {
             var address = sockaddr_in()
             address.sin_family = sa_family_t(AF_INET)
             address.sin_port = UInt16(port).bigEndian
             inet_pton(AF_INET, host, &address.sin_addr)
-            result = withUnsafePointer(to: &address) {
-                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-            }
+            result = Self.connect(fd, to: &address)
         }
         guard result == 0 else {
             let code = errno
@@ -60,6 +56,13 @@ public final class RawSocketClient: @unchecked Sendable {
             throw Failure(description: "connect: \(String(cString: strerror(code)))")
         }
         return fd
+    }
+
+    /// `connect(2)` with an IPv4 or IPv6 socket address, sized by its own type.
+    private static func connect<Address>(_ fd: Int32, to address: inout Address) -> Int32 {
+        withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.connect(fd, $0, socklen_t(MemoryLayout<Address>.size)) }
+        }
     }
 
     /// Closes the socket now (deinit then does nothing).

@@ -52,14 +52,15 @@ final class DiskCacheFill: Sendable {
     let bodyOffset: Int
     /// Bytes reserved against the cache's budget while the fill runs: its whole file, header included.
     let reservedBytes: Int
-    private let cache: DiskCache
+    /// Where the fill is stored or abandoned once the copy ends.
+    private let fills: DiskCacheFills
     /// The temp file, written by the copying task alone; readers open their own and learn how far it
     /// goes from `progress`.
     private let handle: FileHandle
     private let progress = Mutex(Progress())
 
-    init(cache: DiskCache, entry: DiskCacheEntry, fileName: String, tempPath: String, bodyOffset: Int, handle: FileHandle) {
-        self.cache = cache
+    init(fills: DiskCacheFills, entry: DiskCacheEntry, fileName: String, tempPath: String, bodyOffset: Int, handle: FileHandle) {
+        self.fills = fills
         self.entry = entry
         self.fileName = fileName
         self.tempPath = tempPath
@@ -165,7 +166,7 @@ final class DiskCacheFill: Sendable {
                 guard piece.count <= entry.length - written else { throw DiskCacheError.lengthMismatch }
                 if caching {
                     do {
-                        try cache.write(piece, to: handle, at: written)
+                        try fills.write(piece, to: handle, at: written)
                     } catch {
                         caching = false
                         stopCaching(after: written, "write", error)
@@ -193,7 +194,7 @@ final class DiskCacheFill: Sendable {
         } catch {
             if caching {
                 try? handle.close()
-                cache.abandon(self)
+                fills.abandon(self)
             }
             publish(written: written, outcome: .failed)
             return
@@ -204,7 +205,7 @@ final class DiskCacheFill: Sendable {
         }
         // Readers hold the temp file open, so they keep reading it after the rename. Even if the
         // rename fails, every byte arrived and they may finish.
-        _ = cache.install(self)
+        _ = fills.install(self)
         publish(written: written, outcome: .stored)
     }
 
@@ -212,8 +213,8 @@ final class DiskCacheFill: Sendable {
     /// readers read the disk up to `diskEnd`, then from memory.
     private func stopCaching(after diskEnd: Int, _ operation: String, _ error: any Error) {
         try? handle.close()
-        cache.abandon(self)
-        cache.reportDiskError(operation, error)
+        fills.abandon(self)
+        fills.report(operation, error)
         let ready: [CheckedContinuation<Void, Never>] = progress.withLock { progress in
             progress.diskEnd = diskEnd
             progress.written = diskEnd

@@ -5,7 +5,9 @@ import HTTPServer
 /// through our own HTTP/1.1 client (TLS by OpenSSL, loaded on the first https fetch) over kept-alive
 /// connections, file:// from disk.
 /// Follows redirects itself so every hop passes the caller's check, and coalesces identical
-/// concurrent fetches into one.
+/// concurrent fetches into one. Its parts: `OriginRedirectFollower` walks the chain,
+/// `OriginHTTPExchanges` sends http and https hops with `OriginHeaderPolicy`'s fields,
+/// `OriginFileReader` answers file:// hops, `OriginFetchCoalescer` shares identical fetches.
 public final class OriginClient: Sendable {
     /// Timeouts and identity.
     public struct Configuration: Sendable {
@@ -32,24 +34,28 @@ public final class OriginClient: Sendable {
         var redirectTargets: [String]
     }
 
-    /// RFC 9110 §15.4: the redirect statuses we follow for GET and HEAD.
-    static let redirectStatuses: Set<Int> = [301, 302, 303, 307, 308]
-    static let maxRedirects = 5
-
     let configuration: Configuration
     let coalescer = OriginFetchCoalescer()
-    /// Shared by every https exchange; OpenSSL is loaded by the first one, not here.
-    let tlsContext: TLSContext
-    /// Idle http and https connections to origins, reused by the next fetch or stream to the same one.
-    let connections = HTTPConnectionPool()
     /// The ceiling on exchanges in flight. A fetch joining a coalesced one takes no slot.
     public let exchangeSlots: HTTPExchangeSlots
+    /// http and https hops: the TLS context, the pool of idle connections, the slots.
+    let exchanges: OriginHTTPExchanges
+    /// file:// hops.
+    let files = OriginFileReader()
+    /// The redirect chain of a fetch or a stream, under the total timeout.
+    let redirects: OriginRedirectFollower
 
     /// Makes a client.
     public init(configuration: Configuration) {
         self.configuration = configuration
-        self.tlsContext = TLSContext(caFile: configuration.caFile)
-        self.exchangeSlots = HTTPExchangeSlots(limit: configuration.maxExchanges)
+        let slots = HTTPExchangeSlots(limit: configuration.maxExchanges)
+        self.exchangeSlots = slots
+        // The configured total timeout covers a stream's heads; the same span bounds its idle body.
+        self.exchanges = OriginHTTPExchanges(
+            connectTimeout: configuration.connectTimeout, idleTimeout: configuration.totalTimeout,
+            headerPolicy: OriginHeaderPolicy(userAgent: configuration.userAgent),
+            tlsContext: TLSContext(caFile: configuration.caFile), connections: HTTPConnectionPool(), slots: slots)
+        self.redirects = OriginRedirectFollower(totalTimeout: configuration.totalTimeout)
     }
 
     /// The default ceiling on exchanges in flight: a quarter of the soft descriptor limit, between
@@ -93,33 +99,32 @@ public final class OriginClient: Sendable {
         return result.response
     }
 
+    /// Fetches `request.url` and returns once the response head is in; the body streams after it.
+    /// Redirects are followed as `fetch` follows them (every hop passes `allowRedirect`, credentials
+    /// never cross origins). Streams are never shared: `maxBodyBytes` caps the body, and the
+    /// configured total timeout covers the heads while the idle timeout covers the body.
+    public func stream(_ request: OriginRequest) async throws(OriginError) -> OriginStream {
+        guard request.method == .get || request.method == .head else {
+            throw .invalidRequest("only GET and HEAD are fetched")
+        }
+        return try await redirects.follow(request) { [self] hop throws(OriginError) in
+            switch hop.url.scheme {
+            case "http", "https": return try await exchanges.stream(hop, request: request)
+            case "file": return OriginStream(try files.read(hop.url, request: request))
+            default: throw .invalidRequest("unsupported URL scheme")
+            }
+        }.response
+    }
+
     /// One fetch with its redirect chain, under one total deadline.
     func perform(_ request: OriginRequest) async throws(OriginError) -> FetchResult {
-        let (response, targets) = try await followRedirects(request) { hop throws(OriginError) in
-            try await fetchOnce(hop, request: request)
+        let (response, targets) = try await redirects.follow(request) { [self] hop throws(OriginError) in
+            switch hop.url.scheme {
+            case "http", "https": return try await exchanges.fetch(hop, request: request)
+            case "file": return try files.read(hop.url, request: request)
+            default: throw .invalidRequest("unsupported URL scheme")
+            }
         }
         return FetchResult(response: response, redirectTargets: targets)
-    }
-
-    /// One request to one URL, dispatched on the scheme.
-    func fetchOnce(_ hop: Hop, request: OriginRequest) async throws(OriginError) -> OriginResponse {
-        switch hop.url.scheme {
-        case "http", "https":
-            return try await fetchHTTP(hop, request: request)
-        case "file":
-            return try readFile(hop.url, request: request)
-        default:
-            throw .invalidRequest("unsupported URL scheme")
-        }
-    }
-
-    /// Scheme, host and port equal (RFC 6454 §4, case-insensitively for scheme and host, an omitted
-    /// port the scheme's default). Only http and https URLs have an origin here; anything else is
-    /// the same origin as nothing.
-    static func sameOrigin(_ a: OriginURL, _ b: OriginURL) -> Bool {
-        guard let scheme = a.scheme, scheme == b.scheme, scheme == "http" || scheme == "https" else { return false }
-        let defaultPort = scheme == "https" ? 443 : 80
-        guard let left = a.endpoint(defaultPort: defaultPort), let right = b.endpoint(defaultPort: defaultPort) else { return false }
-        return left.port == right.port && left.host.lowercased() == right.host.lowercased()
     }
 }

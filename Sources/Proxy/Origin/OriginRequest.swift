@@ -60,7 +60,7 @@ public struct OriginRequest: Sendable {
     /// `headersOrigin`. Rebuilt for every hop, so nothing meant for one origin reaches another.
     func headers(forHop hop: OriginURL) -> HTTPHeaders {
         let home = OriginURL(parsing: headersOrigin ?? url)
-        guard OriginClient.sameOrigin(home, hop) else { return everyHopHeaders }
+        guard home.isSameOrigin(as: hop) else { return everyHopHeaders }
         var fields = everyHopHeaders
         fields.append(contentsOf: headers)
         return fields

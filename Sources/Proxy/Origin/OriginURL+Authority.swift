@@ -9,32 +9,25 @@ extension OriginURL {
 
     /// The host and port, or nil when the authority is missing, carries userinfo, or is malformed.
     func endpoint(defaultPort: Int) -> Endpoint? {
-        guard let authority, !authority.isEmpty, !authority.contains("@") else { return nil }
-        var host: Substring
-        var portText: Substring?
-        if authority.hasPrefix("[") {
-            guard let close = authority.firstIndex(of: "]") else { return nil }
-            host = authority[authority.index(after: authority.startIndex)..<close]
-            let after = authority[authority.index(after: close)...]
-            if !after.isEmpty {
-                guard after.hasPrefix(":") else { return nil }
-                portText = after.dropFirst()
-            }
-        } else if let colon = authority.lastIndex(of: ":") {
-            host = authority[..<colon]
-            portText = authority[authority.index(after: colon)...]
-        } else {
-            host = Substring(authority)
-        }
-        guard !host.isEmpty else { return nil }
+        guard let authority, !authority.isEmpty, !authority.contains("@"),
+              let parts = HostPort(Substring(authority)), !parts.host.isEmpty else { return nil }
         var port = defaultPort
         // RFC 3986 §3.2.3: an empty port means the default.
-        if let portText, !portText.isEmpty {
-            guard portText.count <= 5, portText.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }),
-                  let value = Int(portText), (1...65_535).contains(value) else { return nil }
+        if let portText = parts.portText, !portText.isEmpty {
+            guard let value = HostPort.portNumber(portText) else { return nil }
             port = value
         }
-        return Endpoint(host: String(host), port: port)
+        return Endpoint(host: String(parts.host), port: port)
+    }
+
+    /// Scheme, host and port equal (RFC 6454 §4, case-insensitively for scheme and host, an omitted
+    /// port the scheme's default). Only http and https URLs have an origin here; anything else is
+    /// the same origin as nothing.
+    func isSameOrigin(as other: OriginURL) -> Bool {
+        guard let scheme, scheme == other.scheme, scheme == "http" || scheme == "https" else { return false }
+        let defaultPort = scheme == "https" ? 443 : 80
+        guard let left = endpoint(defaultPort: defaultPort), let right = other.endpoint(defaultPort: defaultPort) else { return false }
+        return left.port == right.port && left.host.lowercased() == right.host.lowercased()
     }
 
     /// Path and query as a request-target (RFC 9112 §3.2.1 origin-form): "/" for an empty path,

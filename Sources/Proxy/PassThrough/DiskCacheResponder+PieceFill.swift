@@ -52,12 +52,12 @@ extension DiskCacheResponder {
             for value in fields.values(name) { stored.append((name.text, value)) }
         }
         let entry = DiskCacheEntry(key: key, length: count, fields: stored, piece: DiskCachePlacement(offset: first, objectLength: objectLength))
-        guard let fill = cache.beginFill(entry) else {
+        guard let fill = cache.fills.begin(entry) else {
             logPieces(target, "piece not filled: over budget or already filling", [("range", "\(first)-\(last)/\(objectLength)")])
             return nil
         }
         guard let reader = fill.makeReader() else {
-            cache.abandon(fill)
+            cache.fills.abandon(fill)
             logPieces(target, "piece not filled: its file could not be opened", [("range", "\(first)-\(last)/\(objectLength)")])
             return nil
         }

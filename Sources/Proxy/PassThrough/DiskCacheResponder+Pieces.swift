@@ -31,7 +31,7 @@ extension DiskCacheResponder {
         guard isCacheable(target, request: request) else { return nil }
         let diskCache = cache
         let key = self.key(target, request: request)
-        let stored = diskCache.pieces(forKey: key)
+        let stored = diskCache.pieces.stored(forKey: key)
         guard let newest = stored.first else { return nil }
         let version = newest.indexed.entry
         var headers = HTTPHeaders()
@@ -71,7 +71,7 @@ extension DiskCacheResponder {
         for span in spans {
             switch span {
             case .stored(let index, let first, let last):
-                if readers[index] == nil { readers[index] = diskCache.openPiece(usable[index].name, usable[index].indexed) }
+                if readers[index] == nil { readers[index] = diskCache.pieces.open(usable[index].name, usable[index].indexed) }
                 guard let reader = readers[index] else { return nil }
                 planned.append(.disk(reader, from: first - ranges[index].lowerBound, count: last - first + 1))
             case .missing(let first, let last):
@@ -90,7 +90,7 @@ extension DiskCacheResponder {
               case .origin(let gapLower, let gapUpper, _) = planned[firstGap] else { return nil }
         logPieces(target, "piece partial hit", [("range", "\(lower)-\(upper)"), ("missing", Self.missingRanges(planned))])
         var elapsed = 0.0
-        if let following = diskCache.followPiece(of: version, offset: gapLower, count: gapUpper - gapLower + 1) {
+        if let following = diskCache.pieces.follow(of: version, offset: gapLower, count: gapUpper - gapLower + 1) {
             logPieces(target, "missing range read along a fill in progress", [("range", "\(gapLower)-\(gapUpper)")])
             planned[firstGap] = .origin(lower: gapLower, upper: gapUpper, fetched: .storing(following))
         } else {
@@ -98,7 +98,7 @@ extension DiskCacheResponder {
             elapsed = fetchedIn
             guard Self.isRange(stream, lower: gapLower, upper: gapUpper, of: version) else {
                 // The origin's object is not the one the pieces came from: they are dropped, never joined.
-                diskCache.dropObject(key: key)
+                diskCache.pieces.dropObject(key: key)
                 logPieces(target, "pieces dropped: the origin object changed", [("status", String(stream.status))])
                 if stream.status == 206 {
                     // A range of other bytes is no answer to what the client asked: ask again as a miss.
@@ -114,14 +114,14 @@ extension DiskCacheResponder {
         let spansToSend = planned
         let response = HTTPResponse(status: status, headers: headers, body: .stream(length: upper - lower + 1, producer: { writer in
             try await Self.send(spansToSend, to: writer, counting: diskCache) { first, last in
-                if let following = diskCache.followPiece(of: version, offset: first, count: last - first + 1) {
+                if let following = diskCache.pieces.follow(of: version, offset: first, count: last - first + 1) {
                     self.logPieces(target, "missing range read along a fill in progress", [("range", "\(first)-\(last)")])
                     return .storing(following)
                 }
                 let (stream, _) = try await self.fetchMissingRange(first, last, of: version, target: target, request: request)
                 guard Self.isRange(stream, lower: first, upper: last, of: version) else {
                     stream.cancel()
-                    diskCache.dropObject(key: key)
+                    diskCache.pieces.dropObject(key: key)
                     self.logPieces(target, "pieces dropped: the origin object changed mid-response", [("status", String(stream.status))])
                     throw DiskCacheError.originChanged
                 }

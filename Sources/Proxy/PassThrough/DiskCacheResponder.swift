@@ -122,7 +122,7 @@ struct DiskCacheResponder: Sendable {
         var stored: [(name: String, value: String)] = []
         for name in PassThroughResponder.passedOnFields { for value in fields.values(name) { stored.append((name.text, value)) } }
         let key = self.key(target, request: request)
-        guard let fill = cache.beginFill(DiskCacheEntry(key: key, length: length, fields: stored)) else {
+        guard let fill = cache.fills.begin(DiskCacheEntry(key: key, length: length, fields: stored)) else {
             logger.debug("disk cache", [("url", ProxyLogger.redactedURL(target.url)), ("cache", "not filled: over budget or already filling")])
             return nil
         }

@@ -246,26 +246,11 @@ struct RequestRouter: Sendable {
 enum EmbeddedAuthority {
     /// The host, lowercased (an IPv6 literal keeps its brackets), or nil when the authority is malformed.
     static func host(of authority: Substring) -> String? {
-        var host = authority
-        var portText: Substring?
-        if authority.hasPrefix("[") {
-            guard let close = authority.firstIndex(of: "]") else { return nil }
-            host = authority[...close]
-            let after = authority[authority.index(after: close)...]
-            if !after.isEmpty {
-                guard after.hasPrefix(":") else { return nil }
-                portText = after.dropFirst()
-            }
-        } else if let colon = authority.lastIndex(of: ":") {
-            host = authority[..<colon]
-            portText = authority[authority.index(after: colon)...]
-        }
-        if let port = portText {
-            guard !port.isEmpty, port.count <= 5, port.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }),
-                  let value = Int(port), value >= 1, value <= 65535
-            else { return nil }
-        }
-        if host.hasPrefix("[") { return ipv6Literal(host) }
+        guard let parts = HostPort(authority) else { return nil }
+        // Unlike an origin URL's, an embedded authority's empty port (`host:`) is refused.
+        if let portText = parts.portText, HostPort.portNumber(portText) == nil { return nil }
+        if parts.isBracketed { return ipv6Literal(parts.host) }
+        let host = parts.host
         guard !host.isEmpty, host.count <= 253,
               host.utf8.allSatisfy({ byte in
                   (byte >= 0x61 && byte <= 0x7A) || (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x30 && byte <= 0x39)
@@ -276,11 +261,10 @@ enum EmbeddedAuthority {
         return host.lowercased()
     }
 
-    /// `[` IPv6 address `]` as written, lowercased: hex digits, colons and dots (an embedded IPv4 tail)
-    /// only, and an address `inet_pton` accepts.
-    private static func ipv6Literal(_ bracketed: Substring) -> String? {
-        let inner = bracketed.dropFirst().dropLast()
-        guard bracketed.hasSuffix("]"), !inner.isEmpty, inner.utf8.count <= 45,
+    /// The IPv6 address from between the brackets, lowercased and bracketed again: hex digits, colons
+    /// and dots (an embedded IPv4 tail) only, and an address `inet_pton` accepts.
+    private static func ipv6Literal(_ inner: Substring) -> String? {
+        guard !inner.isEmpty, inner.utf8.count <= 45,
               inner.utf8.allSatisfy({ byte in
                   (byte >= 0x30 && byte <= 0x39) || ((byte | 0x20) >= 0x61 && (byte | 0x20) <= 0x66)
                       || byte == UInt8(ascii: ":") || byte == UInt8(ascii: ".")

@@ -3,14 +3,13 @@ import Glibc
 @testable import HTTPClient
 @testable import HTTPServer
 import Synchronization
-import TestSupport
 
 /// An https origin in the test process: OpenSSL's server side from the same loaded library the
 /// client uses, blocking sockets, one thread per connection. Each path answers with canned bytes,
 /// or else a file under `files`; every request is recorded.
-final class TLSTestOrigin: Sendable {
+public final class TLSTestOrigin: Sendable {
     /// Which certificate (from Tests/Fixtures/tls) the origin presents.
-    enum Certificate: String, Sendable {
+    public enum Certificate: String, Sendable {
         /// Signed by the test CA for localhost, 127.0.0.1 and ::1.
         case server
         /// Signed by the test CA for wrong.example only.
@@ -27,10 +26,10 @@ final class TLSTestOrigin: Sendable {
     typealias ServerName = @convention(c) (OpaquePointer?, Int32) -> UnsafePointer<CChar>?
 
     /// The port the origin listens on.
-    var port: Int { listener.port }
+    public var port: Int { listener.port }
     /// The test CA's certificate, for the client's CA file.
-    static var caFile: String { directory + "/ca.pem" }
-    static var directory: String { Fixtures.directory.appendingPathComponent("tls").path }
+    public static var caFile: String { directory + "/ca.pem" }
+    public static var directory: String { Fixtures.directory.appendingPathComponent("tls").path }
 
     private let listener: TestListener
     private let routes: [String: [UInt8]]
@@ -42,7 +41,7 @@ final class TLSTestOrigin: Sendable {
     private let indicatedNames = Mutex<[String?]>([])
 
     /// Starts listening on 127.0.0.1 (or ::1) on a free port.
-    init(routes: [String: [UInt8]], files: String? = nil, certificate: Certificate = .server, ipv6: Bool = false, speaksTLS: Bool = true) throws {
+    public init(routes: [String: [UInt8]], files: String? = nil, certificate: Certificate = .server, ipv6: Bool = false, speaksTLS: Bool = true) throws {
         self.routes = routes
         self.files = files
         self.speaksTLS = speaksTLS
@@ -54,16 +53,16 @@ final class TLSTestOrigin: Sendable {
     }
 
     /// `https://HOST:PORT/path`.
-    func url(_ path: String, host: String = "127.0.0.1") -> String { "https://\(host):\(port)\(path)" }
+    public func url(_ path: String, host: String = "127.0.0.1") -> String { "https://\(host):\(port)\(path)" }
 
     /// Requests seen so far.
-    var requests: [TestOrigin.RecordedRequest] { recorded.withLock { $0 } }
+    public var requests: [TestOrigin.RecordedRequest] { recorded.withLock { $0 } }
 
     /// The SNI name of each completed handshake, nil where the client sent none.
-    var serverNames: [String?] { indicatedNames.withLock { $0 } }
+    public var serverNames: [String?] { indicatedNames.withLock { $0 } }
 
     /// Stops accepting.
-    func stop() { listener.stop() }
+    public func stop() { listener.stop() }
 
     deinit { stop() }
 

@@ -1,6 +1,5 @@
 import Glibc
 @testable import HTTPClient
-@testable import HTTPServer
 import HTTPWire
 import TestSupport
 import Testing

@@ -1,21 +1,26 @@
 import HTTPServer
 import HTTPWire
 
-extension OriginClient {
+/// Which fields go to an origin on one hop and which of its answer's fields are kept: the client
+/// owns framing, Host and encoding negotiation, and hop-by-hop fields never pass.
+struct OriginHeaderPolicy: Sendable {
     /// RFC 9110 §7.6.1: fields that describe one connection, not the message.
     static let hopByHopFields: [HTTPFieldName] = [
         .connection, .keepAlive, .proxyConnection, .te, .trailer, .transferEncoding, .upgrade,
         .proxyAuthenticate, .proxyAuthorization,
     ]
 
+    /// Sent as User-Agent unless the caller sent one.
+    let userAgent: String
+
     /// The caller's fields minus those the client owns (framing, Host, encoding negotiation),
     /// with our User-Agent and Accept when the caller sent none.
-    func makeRequestHeaders(_ given: HTTPHeaders) -> HTTPHeaders {
+    func requestHeaders(_ given: HTTPHeaders) -> HTTPHeaders {
         var headers = given
-        for name in OriginClient.hopByHopFields + [.host, .contentLength, .expect, .acceptEncoding] {
+        for name in Self.hopByHopFields + [.host, .contentLength, .expect, .acceptEncoding] {
             headers.remove(name)
         }
-        if !headers.contains(.userAgent) { headers.add(.userAgent, configuration.userAgent) }
+        if !headers.contains(.userAgent) { headers.add(.userAgent, userAgent) }
         if !headers.contains(.accept) { headers.add(.accept, "*/*") }
         return headers
     }

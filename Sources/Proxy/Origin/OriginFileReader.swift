@@ -2,11 +2,13 @@ import Foundation
 import HTTPServer
 import HTTPWire
 
-extension OriginClient {
+/// Answers file:// URLs from disk, for directory mounts and file origins: confined to the mount's
+/// directory when there is one, under the request's size cap.
+struct OriginFileReader: Sendable {
     /// Reads a file:// URL: 404 when missing, 403 for anything but a readable regular file (a directory,
     /// FIFO, device) or a path that leaves `request.fileDirectory`, the size cap checked from the file
     /// size before reading.
-    func readFile(_ url: OriginURL, request: OriginRequest) throws(OriginError) -> OriginResponse {
+    func read(_ url: OriginURL, request: OriginRequest) throws(OriginError) -> OriginResponse {
         // RFC 8089 §2: file URLs name a local file when the host is empty or "localhost".
         guard url.authority == nil || url.authority == "" || url.authority?.lowercased() == "localhost" else {
             throw .invalidRequest("file URL with a remote host")

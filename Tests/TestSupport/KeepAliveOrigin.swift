@@ -2,14 +2,13 @@ import Foundation
 import Glibc
 @testable import HTTPServer
 import Synchronization
-import TestSupport
 
 /// An origin that keeps connections open between requests (plain or TLS with the test certificate)
 /// and counts what a connection pool is judged by: TCP connections accepted, requests per connection,
 /// connections still open. A script decides each answer from the path and the request's place.
-final class KeepAliveOrigin: Sendable {
+public final class KeepAliveOrigin: Sendable {
     /// What the origin does with one request.
-    enum Answer: Sendable {
+    public enum Answer: Sendable {
         /// Writes the bytes and waits for the next request on the connection.
         case respond([UInt8])
         /// Writes the bytes, then closes.
@@ -21,15 +20,15 @@ final class KeepAliveOrigin: Sendable {
     }
 
     /// Where a request sits: its connection (0 for the first accepted) and its place on it (0 first).
-    struct Place: Sendable {
-        var connection: Int
-        var request: Int
+    public struct Place: Sendable {
+        public var connection: Int
+        public var request: Int
     }
 
-    typealias Script = @Sendable (_ path: String, _ place: Place) -> Answer
+    public typealias Script = @Sendable (_ path: String, _ place: Place) -> Answer
 
     /// The port the origin listens on.
-    var port: Int { listener.port }
+    public var port: Int { listener.port }
     private let listener: TestListener
     private let script: Script
     private let tls: TLSServerContext?
@@ -46,7 +45,7 @@ final class KeepAliveOrigin: Sendable {
 
     /// Listens on 127.0.0.1 (or another loopback `address`, on `port` when not 0); with `tls`, every
     /// connection is TLS with the test server certificate.
-    init(tls: Bool = false, address: String = "127.0.0.1", port: Int = 0, script: @escaping Script) throws {
+    public init(tls: Bool = false, address: String = "127.0.0.1", port: Int = 0, script: @escaping Script) throws {
         self.script = script
         self.tls = tls ? try TLSServerContext(
             certificate: TLSTestOrigin.directory + "/server.pem", key: TLSTestOrigin.directory + "/server.key") : nil
@@ -56,33 +55,33 @@ final class KeepAliveOrigin: Sendable {
     }
 
     /// The same answer for every request.
-    convenience init(tls: Bool = false, address: String = "127.0.0.1", port: Int = 0, always answer: Answer) throws {
+    public convenience init(tls: Bool = false, address: String = "127.0.0.1", port: Int = 0, always answer: Answer) throws {
         try self.init(tls: tls, address: address, port: port) { _, _ in answer }
     }
 
     deinit { stop() }
 
     /// TCP connections accepted so far.
-    var acceptedConnections: Int { counts.withLock { $0.requestsPerConnection.count } }
+    public var acceptedConnections: Int { counts.withLock { $0.requestsPerConnection.count } }
     /// Request heads read on each connection, in accept order.
-    var requestsPerConnection: [Int] { counts.withLock { $0.requestsPerConnection } }
+    public var requestsPerConnection: [Int] { counts.withLock { $0.requestsPerConnection } }
     /// Every request head read, in order.
-    var requests: [TestOrigin.RecordedRequest] { counts.withLock { $0.requests } }
+    public var requests: [TestOrigin.RecordedRequest] { counts.withLock { $0.requests } }
     /// Connections the origin has not closed yet (it closes one when the client does).
-    var openConnections: Int { counts.withLock { $0.open } }
+    public var openConnections: Int { counts.withLock { $0.open } }
 
     /// Lets every `.gated` answer go out.
-    func release() { released.store(true, ordering: .relaxed) }
+    public func release() { released.store(true, ordering: .relaxed) }
 
     /// Closes every connection waiting for its next request, as an origin's keep-alive timeout does.
-    func closeIdleConnections() {
+    public func closeIdleConnections() {
         counts.withLock { counts in
             for fd in counts.waiting { shutdown(fd, Int32(SHUT_RDWR)) }
         }
     }
 
     /// Stops accepting.
-    func stop() {
+    public func stop() {
         release()
         listener.stop()
     }
@@ -140,7 +139,7 @@ final class KeepAliveOrigin: Sendable {
     }
 
     /// An HTTP/1.1 response with Content-Length and no Connection field: the connection stays open.
-    static func response(_ body: String, status: Int = 200, version: String = "HTTP/1.1", fields: [(String, String)] = []) -> [UInt8] {
+    public static func response(_ body: String, status: Int = 200, version: String = "HTTP/1.1", fields: [(String, String)] = []) -> [UInt8] {
         var text = "\(version) \(status) Status\r\nContent-Length: \(body.utf8.count)\r\n"
         for (name, value) in fields { text += "\(name): \(value)\r\n" }
         return Array((text + "\r\n" + body).utf8)

@@ -1,16 +1,20 @@
 import Foundation
 
-extension DiskCache {
-    /// Rebuilds the index from the directory: every `*.entry` or `*.piece` file whose header parses,
-    /// whose key and offset give its name and whose size is header plus declared length is indexed,
-    /// ordered by modification time; anything else of ours (torn files, temp files of fills that never
-    /// finished) is deleted. Files the cache did not write are left alone.
-    func rebuildIndex() {
+/// Rebuilds the index from the directory at startup: every `*.entry` or `*.piece` file whose header
+/// parses, whose key and offset give its name and whose size is header plus declared length is
+/// indexed, ordered by modification time; anything else of ours (torn files, temp files of fills that
+/// never finished) is deleted. Files the cache did not write are left alone.
+struct DiskCacheStartupScan {
+    let store: DiskCacheStore
+
+    /// Indexes what is whole, deletes what is torn, then evicts down to the budget (it may have
+    /// shrunk since the files were written).
+    func run() {
         let files = FileManager.default
-        let names = (try? files.contentsOfDirectory(atPath: directory)) ?? []
-        var found: [(name: String, indexed: Indexed, modified: Date)] = []
+        let names = (try? files.contentsOfDirectory(atPath: store.directory)) ?? []
+        var found: [(name: String, indexed: DiskCacheIndex.Record, modified: Date)] = []
         for name in names {
-            let full = path(name)
+            let full = store.path(name)
             if name.contains(DiskCacheEntry.fileSuffix + ".tmp.") || name.contains(DiskCacheEntry.pieceSuffix + ".tmp.") {
                 try? files.removeItem(atPath: full)
                 continue
@@ -23,21 +27,20 @@ extension DiskCache {
             found.append((name, indexed, modified))
         }
         found.sort { $0.modified < $1.modified }
-        let evicted = state.withLock { state -> [String] in
+        let evicted = store.index.withLock { index -> [String] in
             for item in found {
-                state.tick &+= 1
+                index.tick &+= 1
                 var indexed = item.indexed
-                indexed.lastUse = state.tick
-                state.insert(item.name, indexed)
+                indexed.lastUse = index.tick
+                index.insert(item.name, indexed)
             }
-            // The budget may have shrunk since the files were written.
-            return evict(&state)
+            return index.evict()
         }
-        deleteFiles(evicted)
+        store.deleteFiles(evicted)
     }
 
     /// A stored file's index record and modification time, or nil when it is not whole.
-    static func validate(_ path: String, name: String) -> (Indexed, Date)? {
+    static func validate(_ path: String, name: String) -> (DiskCacheIndex.Record, Date)? {
         guard let attributes = try? FileManager.default.attributesOfItem(atPath: path),
               (attributes[.type] as? FileAttributeType) == .typeRegular,
               let size = (attributes[.size] as? NSNumber)?.intValue,
@@ -48,6 +51,6 @@ extension DiskCache {
               entry.fileName == name,
               bodyOffset + entry.length == size else { return nil }
         let modified = attributes[.modificationDate] as? Date ?? Date(timeIntervalSince1970: 0)
-        return (Indexed(entry: entry, bodyOffset: bodyOffset, fileBytes: size, lastUse: 0), modified)
+        return (DiskCacheIndex.Record(entry: entry, bodyOffset: bodyOffset, fileBytes: size, lastUse: 0), modified)
     }
 }

@@ -2,36 +2,45 @@ import HTTPClient
 import HTTPServer
 import HTTPWire
 
-extension OriginClient {
-    /// One request of a redirect chain.
-    struct Hop: Sendable {
-        /// Where this request goes.
-        var url: OriginURL
-        /// The fields for this hop, rebuilt from its URL (`OriginRequest.headers(forHop:)`).
-        var headers: HTTPHeaders
-        /// The one deadline the whole chain runs under.
-        var deadline: MonotonicTime
-        /// The vetted addresses to connect to; nil: the host is resolved when connecting.
-        var addresses: [IPAddress]?
-    }
+/// One request of a redirect chain.
+struct OriginHop: Sendable {
+    /// Where this request goes.
+    var url: OriginURL
+    /// The fields for this hop, rebuilt from its URL (`OriginRequest.headers(forHop:)`).
+    var headers: HTTPHeaders
+    /// The one deadline the whole chain runs under.
+    var deadline: MonotonicTime
+    /// The vetted addresses to connect to; nil: the host is resolved when connecting.
+    var addresses: [IPAddress]?
+}
+
+/// Walks a redirect chain for fetches and streams alike, so every hop passes the caller's checks
+/// and the whole chain runs under one deadline.
+struct OriginRedirectFollower: Sendable {
+    /// RFC 9110 §15.4: the redirect statuses we follow for GET and HEAD.
+    static let redirectStatuses: Set<Int> = [301, 302, 303, 307, 308]
+    static let maxRedirects = 5
+
+    /// How long the whole chain may take.
+    let totalTimeout: Duration
 
     /// Sends `request` through `send` and follows redirects when the request asks for it. Every
     /// target is resolved against the URL that answered with it, must be http or https and pass
     /// `allowRedirect`; at most five hops, none to a URL already visited. Returns the last answer
     /// with the targets the chain went through (for callers joining a coalesced fetch).
-    func followRedirects<Response: OriginHopResponse>(
-        _ request: OriginRequest, send: (Hop) async throws(OriginError) -> Response
+    func follow<Response: OriginHopResponse>(
+        _ request: OriginRequest, send: (OriginHop) async throws(OriginError) -> Response
     ) async throws(OriginError) -> (response: Response, redirectTargets: [String]) {
         let first = OriginURL(parsing: request.url)
-        var hop = Hop(
-            url: first, headers: request.headers(forHop: first), deadline: MonotonicTime.now() + configuration.totalTimeout,
+        var hop = OriginHop(
+            url: first, headers: request.headers(forHop: first), deadline: MonotonicTime.now() + totalTimeout,
             addresses: request.addresses)
         var visited: Set<String> = [first.string]
         var targets: [String] = []
         while true {
             if Task.isCancelled { throw .cancelled }
             let response = try await send(hop)
-            guard request.followRedirects, OriginClient.redirectStatuses.contains(response.status),
+            guard request.followRedirects, Self.redirectStatuses.contains(response.status),
                   let location = response.headers[.location] else {
                 return (response, targets)
             }
@@ -39,7 +48,7 @@ extension OriginClient {
             // RFC 9110 §10.2.2: a relative Location is resolved against the URL that was requested.
             let next = hop.url.resolving(OriginURL(parsing: location))
             guard next.scheme == "http" || next.scheme == "https" else { throw .redirectNotAllowed }
-            guard targets.count < OriginClient.maxRedirects, visited.insert(next.string).inserted else {
+            guard targets.count < Self.maxRedirects, visited.insert(next.string).inserted else {
                 throw .redirectLoop
             }
             guard request.allowRedirect(next.string) else { throw .redirectNotAllowed }

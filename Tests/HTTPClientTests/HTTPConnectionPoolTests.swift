@@ -1,5 +1,4 @@
 @testable import HTTPClient
-@testable import HTTPServer
 @testable import HTTPWire
 import TestSupport
 import Testing

@@ -1,30 +1,44 @@
 import Foundation
+import Synchronization
 
-extension DiskCache {
+/// Starts, stores and abandons the fills that copy origin objects into the cache: each reserves its
+/// whole file against the budget before it starts, writes to a temp file, and is renamed into place
+/// only once complete.
+final class DiskCacheFills: Sendable {
+    private let store: DiskCacheStore
+    /// Test seam: a write that would take a fill's body past this many bytes fails as a full file
+    /// system's does (ENOSPC). `Int.max`, the default, never.
+    let simulatedFullAfter = Atomic<Int>(Int.max)
+
+    init(store: DiskCacheStore) {
+        self.store = store
+    }
+
     /// Starts storing `entry` (a complete object or a piece); nil when it cannot fit the budget, its
     /// header is too long, a fill for the same file is already running, or the temp file cannot be made.
     /// Its whole file is reserved against the budget first, least recently used files evicted to make
     /// room; room the running fills have reserved is not given away, so a fill that would not fit
     /// beside them is not started (the response then streams from the origin alone).
-    func beginFill(_ entry: DiskCacheEntry) -> DiskCacheFill? {
+    func begin(_ entry: DiskCacheEntry) -> DiskCacheFill? {
+        let maxBytes = store.maxBytes
         let header = entry.encodedHeader()
         guard header.count <= DiskCacheEntry.maxHeaderBytes, entry.length >= 0,
               entry.length <= maxBytes - header.count else { return nil }
         let name = entry.fileName
         let fileBytes = header.count + entry.length
-        let reserved: (tempPath: String?, evicted: [String])? = state.withLock { state in
-            guard state.filling[name] == nil else { return nil }
+        let reserved: (tempPath: String?, evicted: [String])? = store.index.withLock { index in
+            guard index.filling[name] == nil else { return nil }
             // The file this fill replaces (same name) goes when it is installed; it is not counted twice.
-            let replaced = state.entries[name]?.fileBytes ?? 0
-            guard state.reservedBytes <= maxBytes - fileBytes else { return nil }
-            let evicted = evict(&state, toFit: fileBytes - replaced, keeping: name)
-            guard state.totalBytes - replaced + state.reservedBytes <= maxBytes - fileBytes else { return (nil, evicted) }
-            state.reservedBytes += fileBytes
-            state.nextTemp &+= 1
-            return (path(name + ".tmp.\(ProcessInfo.processInfo.processIdentifier).\(state.nextTemp)"), evicted)
+            let replaced = index.entries[name]?.fileBytes ?? 0
+            guard index.reservedBytes <= maxBytes - fileBytes else { return nil }
+            let evicted = index.evict(toFit: fileBytes - replaced, keeping: name)
+            guard index.totalBytes - replaced + index.reservedBytes <= maxBytes - fileBytes else { return (nil, evicted) }
+            index.reservedBytes += fileBytes
+            index.nextTemp &+= 1
+            return (store.path(name + ".tmp.\(ProcessInfo.processInfo.processIdentifier).\(index.nextTemp)"), evicted)
         }
         guard let reserved else { return nil }
-        deleteFiles(reserved.evicted)
+        store.deleteFiles(reserved.evicted)
         guard let tempPath = reserved.tempPath else { return nil }
         // The body must start right after the header: a handle that cannot be put at the end of
         // the header would write the body over it, so such a fill is not started.
@@ -38,21 +52,21 @@ extension DiskCache {
             guard try handle.seekToEnd() == UInt64(header.count) else { throw CocoaError(.fileWriteUnknown) }
         } catch {
             try? FileManager.default.removeItem(atPath: tempPath)
-            state.withLock { $0.reservedBytes -= fileBytes }
-            reportDiskError("create", error)
+            store.index.withLock { $0.reservedBytes -= fileBytes }
+            store.errors.report("create", error)
             return nil
         }
-        let fill = DiskCacheFill(cache: self, entry: entry, fileName: name, tempPath: tempPath, bodyOffset: header.count, handle: handle)
-        let started = state.withLock { state -> Bool in
-            guard state.filling[name] == nil else { return false }
-            state.filling[name] = fill
+        let fill = DiskCacheFill(fills: self, entry: entry, fileName: name, tempPath: tempPath, bodyOffset: header.count, handle: handle)
+        let started = store.index.withLock { index -> Bool in
+            guard index.filling[name] == nil else { return false }
+            index.filling[name] = fill
             return true
         }
         guard started else {
             // Another fill of the same file began meanwhile; this one gives its reservation back.
             try? handle.close()
             try? FileManager.default.removeItem(atPath: tempPath)
-            state.withLock { $0.reservedBytes -= fileBytes }
+            store.index.withLock { $0.reservedBytes -= fileBytes }
             return nil
         }
         return fill
@@ -71,9 +85,9 @@ extension DiskCache {
     /// lock is not held across the rename or any delete (the loop thread takes it for every hit): while
     /// the file moves, the fill still stands for it, so no request reads the old entry or the new name.
     func install(_ fill: DiskCacheFill) -> Bool {
-        let destination = path(fill.fileName)
+        let destination = store.path(fill.fileName)
         let files = FileManager.default
-        _ = state.withLock { $0.discard(fill.fileName) }
+        _ = store.index.withLock { $0.discard(fill.fileName) }
         var moved = true
         do {
             try? files.removeItem(atPath: destination)
@@ -81,30 +95,28 @@ extension DiskCache {
         } catch {
             moved = false
             try? files.removeItem(atPath: fill.tempPath)
-            reportDiskError("rename", error)
+            store.errors.report("rename", error)
         }
-        let doomed: [String] = state.withLock { state in
-            endFill(fill, in: &state)
+        let doomed: [String] = store.index.withLock { index in
+            index.endFill(fill)
             guard moved else { return [] }
-            state.tick &+= 1
+            index.tick &+= 1
             let fileBytes = fill.bodyOffset + fill.entry.length
-            state.insert(fill.fileName, Indexed(entry: fill.entry, bodyOffset: fill.bodyOffset, fileBytes: fileBytes, lastUse: state.tick))
-            return dropSuperseded(by: fill.entry, in: &state) + evict(&state, keeping: fill.fileName)
+            index.insert(fill.fileName, DiskCacheIndex.Record(entry: fill.entry, bodyOffset: fill.bodyOffset, fileBytes: fileBytes, lastUse: index.tick))
+            return index.dropSuperseded(by: fill.entry) + index.evict(keeping: fill.fileName)
         }
-        deleteFiles(doomed)
+        store.deleteFiles(doomed)
         return moved
-    }
-
-    /// Takes a fill out of the running ones and gives back its reservation (once, however it ended).
-    func endFill(_ fill: DiskCacheFill, in state: inout State) {
-        guard state.filling[fill.fileName] === fill else { return }
-        state.filling.removeValue(forKey: fill.fileName)
-        state.reservedBytes -= fill.reservedBytes
     }
 
     /// Forgets a fill that will not complete and deletes its temp file.
     func abandon(_ fill: DiskCacheFill) {
-        state.withLock { endFill(fill, in: &$0) }
+        store.index.withLock { $0.endFill(fill) }
         try? FileManager.default.removeItem(atPath: fill.tempPath)
+    }
+
+    /// Counts and logs a disk error met by a fill.
+    func report(_ operation: String, _ error: any Error) {
+        store.errors.report(operation, error)
     }
 }
