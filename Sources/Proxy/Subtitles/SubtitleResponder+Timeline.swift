@@ -26,13 +26,6 @@ extension SubtitleResponder {
         // segment by segment (RFC 8216 §6.2.2).
         var discontinuities = Set(timeline.parts.map(\.firstSegment).filter { $0 > 0 })
         if timeline.leadingDiscontinuity { discontinuities.insert(0) }
-        if !timeline.ended, timeline.playlistType == nil, notices.isFirst("live:\(set.name)/\(track.id)") {
-            // A sliding window's MEDIA-SEQUENCE is not mirrored: its segments are listed from 0 like an
-            // EVENT's, without the type line.
-            logger.log(.info, "live playlist without EXT-X-PLAYLIST-TYPE: subtitles follow it like EVENT, from the current window", [
-                ("set", set.name), ("track", track.id),
-            ])
-        }
         return SubtitlePlaylistShape(
             playlistType: timeline.playlistType ?? (timeline.ended ? "VOD" : nil),
             discontinuities: discontinuities,
@@ -40,7 +33,9 @@ extension SubtitleResponder {
             ended: timeline.ended,
             // RFC 8216 §6.2.1: a playlist's target duration must not change, so one that may grow takes
             // the video's (its segments are the video's, so their EXTINFs fit it).
-            minimumTargetDuration: timeline.ended && timeline.playlistType != "EVENT" ? nil : timeline.targetDuration
+            minimumTargetDuration: timeline.ended && timeline.playlistType != "EVENT" ? nil : timeline.targetDuration,
+            // RFC 8216 §6.2.1: a sliding window's subtitle playlist slides with it, numbered alike.
+            mediaSequence: liveSequence(of: timeline) ?? 0
         )
     }
 

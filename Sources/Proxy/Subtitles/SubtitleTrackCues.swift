@@ -40,12 +40,22 @@ final class SubtitleTrackCues: Sendable {
     /// Segment `index` cut at `boundaries` (segmented mode) with header map `map`, or nil when there is no such segment.
     func segmentFile(_ index: Int, boundaries: [Int64], map: SegmentMap = .document) -> TaggedBody? {
         file(index, boundaries: boundaries, map: map) { document in
-            guard let segment = document.segment(index, boundaries: boundaries) else { return nil }
-            switch map {
-            case .document: return segment.serialized()
-            case .part(let partMap): return segment.settingTimestampMap(partMap, keepExisting: false).serialized()
-            case .none: return segment.removingTimestampMap().serialized()
-            }
+            document.segment(index, boundaries: boundaries).map { Self.serialized($0, map: map) }
+        }
+    }
+
+    /// Live segment `sequence`: the cues shown in `[start, end)` with header map `map`, kept by sequence number.
+    func windowFile(_ sequence: Int, start: Int64, end: Int64, map: SegmentMap) -> TaggedBody? {
+        file(sequence, boundaries: [start, end], map: map) { document in
+            document.segment(0, boundaries: [start, end]).map { Self.serialized($0, map: map) }
+        }
+    }
+
+    private static func serialized(_ segment: WebVTTDocument, map: SegmentMap) -> [UInt8] {
+        switch map {
+        case .document: return segment.serialized()
+        case .part(let partMap): return segment.settingTimestampMap(partMap, keepExisting: false).serialized()
+        case .none: return segment.removingTimestampMap().serialized()
         }
     }
 
