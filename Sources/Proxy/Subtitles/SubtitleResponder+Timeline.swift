@@ -49,11 +49,13 @@ extension SubtitleResponder {
     /// The X-TIMESTAMP-MAP of segment `index`: the document's in the first part; in part k after a
     /// discontinuity, MPEGTS = that part's first PTS and LOCAL = the presentation time where it starts,
     /// so cues on the programme's timeline map to that part's PTS (RFC 8216 §3.5, §6.2.4). A map from
-    /// the config or the source is kept everywhere. `transient` when a failed fetch withheld the part's PTS.
+    /// the config (`mpegts`) or the source says where the first part's cues go: it is the document's
+    /// map, so it holds in the first part only, and later parts, whose PTS restart, still map from their
+    /// own first segments. `transient` when a failed fetch withheld the part's PTS.
     func segmentMap(
         _ index: Int, cues: SubtitleTrackCues, master: OriginTarget, timeline: VideoTimeline?, request: HTTPRequest
     ) async throws -> (map: SubtitleTrackCues.SegmentMap, transient: Bool) {
-        guard !cues.mapFromOperator, let timeline else { return (.document, false) }
+        guard let timeline else { return (.document, false) }
         let part = timeline.part(containing: index)
         guard part > 0, timeline.parts.indices.contains(part) else { return (.document, false) }
         let start = try await timelines.partStart(master, part: part, request: request)

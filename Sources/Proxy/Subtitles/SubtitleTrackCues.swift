@@ -9,7 +9,7 @@ final class SubtitleTrackCues: Sendable {
     let document: WebVTTDocument
     let isFallback: Bool
     /// True when the document's X-TIMESTAMP-MAP came from the config or the source itself: it is kept
-    /// as is in every segment, discontinuities or not.
+    /// as is in the first part's segments (later parts after a discontinuity map from their own PTS).
     let mapFromOperator: Bool
     /// WebVTT files already made from this document, by segment index (single mode: 0 with no
     /// boundaries), each with the boundaries and header map it was cut with and its ETag: a file is
