@@ -28,8 +28,9 @@ struct VideoTimeline: Sendable {
     /// Whether the variant has EXT-X-ENDLIST (a VOD counts as ended): false while an EVENT or live playlist grows.
     var ended = true
 
-    /// Whether the video is a sliding window: it may grow and names no playlist type (RFC 8216 §6.2.1).
-    var isSlidingWindow: Bool { !ended && playlistType == nil }
+    /// Whether the video is a sliding window (RFC 8216 §6.2.1): no playlist type, and it may still grow,
+    /// or it has already slid (media sequence above 0), so a live stream that ends keeps its numbering.
+    var isSlidingWindow: Bool { playlistType == nil && (!ended || (mediaSequence ?? 0) > 0) }
 
     /// The presentation duration: the EXTINF sum (RFC 8216 §4.3.2.1).
     var duration: Double { durations.reduce(0, +) }
