@@ -111,4 +111,28 @@ import TestSupport
             #expect(proxy.logLines.filter { $0.contains("sequence tag is not a decimal-integer") }.count == 1)
         }
     }
+
+    @Test func aWindowThatEndsKeepsItsNumberingAndTheCuesOfEachNumber() async throws {
+        try await withProxy(Self.config) { proxy in
+            EventPlaylistRouteTests.serve(proxy, Self.window(first: 0))
+            _ = try await proxy.get(Self.path(.playlist))
+            let live = try await proxy.get(Self.path(.segment(2))).text
+            EventPlaylistRouteTests.serve(proxy, Self.window(first: 2) + Array("#EXT-X-ENDLIST\n".utf8))
+            let ended = try await EventPlaylistRouteTests.playlist(proxy) { $0.contains("#EXT-X-ENDLIST") }
+            #expect(ended.contains("#EXT-X-MEDIA-SEQUENCE:2\n"))
+            #expect(Self.uris(ended) == ["2.vtt", "3.vtt", "4.vtt"])
+            #expect(try await proxy.get(Self.path(.segment(2))).text == live)
+        }
+    }
+
+    @Test func aPlaylistWithoutTypeThatEndsAtSequenceZeroIsServedAsAVOD() async throws {
+        try await withProxy(Self.config) { proxy in
+            EventPlaylistRouteTests.serve(proxy, Self.window(first: 0) + Array("#EXT-X-ENDLIST\n".utf8))
+            let playlist = try await proxy.get(Self.path(.playlist)).text
+            #expect(playlist.contains("#EXT-X-MEDIA-SEQUENCE:0\n"))
+            #expect(playlist.contains("#EXT-X-PLAYLIST-TYPE:VOD\n"))
+            #expect(Self.uris(playlist) == ["0.vtt", "1.vtt", "2.vtt"])
+            #expect(!proxy.logLines.contains { $0.contains("live playlist") })
+        }
+    }
 }
