@@ -1,6 +1,8 @@
 import Foundation
+import HLS
 import TestSupport
 import Testing
+@testable import Proxy
 
 /// Media playlists on directory mounts, fetched over real sockets: a path-absolute URI (`/v0/seg0.ts`)
 /// names the mount's root, as on an http mount it names the origin's, so it is served as
@@ -90,6 +92,32 @@ import Testing
         try await withProxy(root.config()) { proxy in
             let response = try await proxy.get("/disk/v0/list.txt")
             #expect(response.text == "/v0/seg0.ts\n")
+        }
+    }
+
+    @Test func theVideoTimelineFollowsPathAbsoluteURIsOnADirectoryMountSoSubtitleSegmentsAreMapped() async throws {
+        let root = try Root()
+        defer { root.remove() }
+        let files = FileManager.default
+        try files.createDirectory(atPath: root.path + "/ts", withIntermediateDirectories: true)
+        for segment in ["seg000.ts", "seg001.ts"] {
+            try files.copyItem(atPath: Fixtures.url("vod-ts/v0/\(segment)").path, toPath: root.path + "/ts/\(segment)")
+        }
+        try Data("#EXTM3U\n#EXT-X-STREAM-INF:BANDWIDTH=1000\n/ts/index.m3u8\n".utf8).write(to: URL(fileURLWithPath: root.path + "/master.m3u8"))
+        try Data("#EXTM3U\n#EXT-X-TARGETDURATION:4\n#EXTINF:4,\n/ts/seg000.ts\n#EXTINF:4,\n/ts/seg001.ts\n#EXT-X-ENDLIST\n".utf8)
+            .write(to: URL(fileURLWithPath: root.path + "/ts/index.m3u8"))
+        try Data("WEBVTT\n\n00:00:01.000 --> 00:00:02.000\nhello\n".utf8).write(to: URL(fileURLWithPath: root.path + "/en.vtt"))
+        let config = #"{ "mounts": { "disk": { "origin": "\#(root.path)" } }, "subtitles": [ { "name": "s", "masters": ["/disk/master.m3u8"], "#
+            + #""tracks": [ { "id": "en", "language": "en", "name": "English", "source": "/en.vtt" } ] } ] }"#
+        try await withProxy(config) { proxy in
+            let master = try await proxy.get("/disk/master.m3u8")
+            #expect(master.text.contains("\n/disk/ts/index.m3u8\n"))
+            let path = SubtitleURL(setName: "s", trackID: "en", masterTarget: "/disk/master.m3u8", resource: .segment(0)).path
+            let playlist = try await proxy.get(SubtitleURL(setName: "s", trackID: "en", masterTarget: "/disk/master.m3u8", resource: .playlist).path)
+            #expect(playlist.text.split(separator: "\n").filter { !$0.hasPrefix("#") } == ["0.vtt", "1.vtt"], "the video's two segments")
+            let file = try await proxy.get(path)
+            let pts = try MPEGTSReader.firstPTS(Array(Data(contentsOf: Fixtures.url("vod-ts/v0/seg000.ts"))))
+            #expect(file.text.contains("X-TIMESTAMP-MAP=MPEGTS:\(pts),LOCAL:00:00:00.000"))
         }
     }
 }

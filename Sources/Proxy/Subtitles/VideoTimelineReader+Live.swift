@@ -14,8 +14,8 @@ extension VideoTimelineReader {
             ?? (media.unreadableTags.contains { $0.hasPrefix("#EXT-X-DISCONTINUITY-SEQUENCE") } ? nil : 0)
         let segments = media.segments.map { segment in
             var resolved = segment
-            resolved.uri = URLReference.resolve(segment.uri, against: base) ?? segment.uri
-            resolved.mapURI = segment.mapURI.flatMap { URLReference.resolve($0, against: base) }
+            resolved.uri = URLReference.resolve(segment.uri, against: base, mount: master.mount) ?? segment.uri
+            resolved.mapURI = segment.mapURI.flatMap { URLReference.resolve($0, against: base, mount: master.mount) }
             return resolved
         }
         guard let sequence, let discontinuitySequence,

@@ -27,7 +27,7 @@ struct VideoTimelineReader: Sendable {
             guard (200..<300).contains(fetchedMaster.status) else { return (nil, true) }
             let fetchedMedia: FetchedBody
             if let variant = VariantLocator.firstVariantURI(in: fetchedMaster.body) {
-                guard let variantURL = URLReference.resolve(variant, against: fetchedMaster.finalURL),
+                guard let variantURL = URLReference.resolve(variant, against: fetchedMaster.finalURL, mount: master.mount),
                       fetcher.mayFetchDerived(variantURL, master: master)
                 else { return (nil, false) }
                 (fetchedMedia, _) = try await fetcher.cachedPlaylist(variantURL, kind: "media", for: master, request: request)
@@ -39,7 +39,7 @@ struct VideoTimelineReader: Sendable {
                 return (nil, false)
             }
             let media = try MediaPlaylist.parse(fetchedMedia.body)
-            var timeline = Self.makeTimeline(media, base: fetchedMedia.finalURL)
+            var timeline = Self.makeTimeline(media, base: fetchedMedia.finalURL, mount: master.mount)
             noteUnreadableTags(timeline, master: master)
             if timeline.isSlidingWindow {
                 timeline.liveClock = liveClock(for: media, base: fetchedMedia.finalURL, key: key, master: master)
@@ -58,22 +58,24 @@ struct VideoTimelineReader: Sendable {
         }
     }
 
-    /// The timeline of a parsed variant playlist, its URIs resolved against `base`.
-    static func makeTimeline(_ media: MediaPlaylist, base: String) -> VideoTimeline {
+    /// The timeline of a parsed variant playlist, its URIs resolved against `base` (on a directory
+    /// mount, path-absolute ones against the mount's root, as the player gets them).
+    static func makeTimeline(_ media: MediaPlaylist, base: String, mount: Mount? = nil) -> VideoTimeline {
+        func resolve(_ uri: String) -> String? { URLReference.resolve(uri, against: base, mount: mount) }
         let first = media.segments.first
         var parts: [VideoPart] = []
         for (index, segment) in media.segments.enumerated() where index == 0 || segment.discontinuity {
             parts.append(VideoPart(
                 firstSegment: index,
-                segmentURL: URLReference.resolve(segment.uri, against: base),
-                initSegmentURL: segment.mapURI.flatMap { URLReference.resolve($0, against: base) }
+                segmentURL: resolve(segment.uri),
+                initSegmentURL: segment.mapURI.flatMap(resolve)
             ))
         }
         return VideoTimeline(
             durations: media.segments.map(\.duration),
             playlistType: media.playlistType,
-            firstSegmentURL: first.flatMap { URLReference.resolve($0.uri, against: base) },
-            initSegmentURL: first?.mapURI.flatMap { URLReference.resolve($0, against: base) },
+            firstSegmentURL: first.flatMap { resolve($0.uri) },
+            initSegmentURL: first?.mapURI.flatMap(resolve),
             parts: parts,
             discontinuitySequence: media.discontinuitySequence,
             mediaSequence: media.mediaSequence,
