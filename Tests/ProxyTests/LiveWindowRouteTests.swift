@@ -135,4 +135,17 @@ import TestSupport
             #expect(!proxy.logLines.contains { $0.contains("live playlist") })
         }
     }
+
+    @Test func aMediaSequenceBeyondWhatASegmentURLCanNameFallsBackToNumberingFromZero() async throws {
+        try await withProxy(Self.config) { proxy in
+            let text = String(decoding: Self.window(first: 4), as: UTF8.self)
+                .replacingOccurrences(of: "MEDIA-SEQUENCE:4", with: "MEDIA-SEQUENCE:18446744073709551615")
+            EventPlaylistRouteTests.serve(proxy, Array(text.utf8))
+            let playlist = try await proxy.get(Self.path(.playlist)).text
+            #expect(Self.uris(playlist) == ["0.vtt", "1.vtt", "2.vtt"])
+            let segment = try await proxy.get(Self.path(.segment(1)))
+            #expect(segment.status == 200)
+            #expect(proxy.logLines.contains { $0.contains("live playlist's sequence numbers unusable") })
+        }
+    }
 }

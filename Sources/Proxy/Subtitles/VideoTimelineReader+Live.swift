@@ -18,7 +18,8 @@ extension VideoTimelineReader {
             resolved.mapURI = segment.mapURI.flatMap { URLReference.resolve($0, against: base, mount: master.mount) }
             return resolved
         }
-        guard let sequence, let discontinuitySequence,
+        // Segment URLs carry the number as an Int (`SubtitleURL`): a window past Int.max is not mirrored.
+        guard let sequence, let discontinuitySequence, UInt64(segments.count) <= UInt64(Int.max) - min(sequence, UInt64(Int.max)),
               let (clock, outcome) = liveClocks.advance(
                 key, sequence: sequence, discontinuitySequence: discontinuitySequence, segments: segments,
                 targetDuration: media.targetDuration ?? 0)
