@@ -6,12 +6,33 @@ public struct MP4TextTrack: Sendable, Equatable {
     public var language: String?
     /// The track's samples as cues, times in milliseconds; empty samples (gaps) are left out.
     public var cues: [WebVTTCue]
+    /// Samples refused or cut short while reading, for the log (the reader itself logs nothing).
+    public var dropped: Dropped
+
+    /// Samples refused or cut short: how many, and why for the first few.
+    public struct Dropped: Sendable, Equatable {
+        /// Reasons kept; the count goes on.
+        public static let keptReasons = 3
+        /// How many samples were refused or cut short.
+        public private(set) var count = 0
+        /// Why, for the first `keptReasons` of them.
+        public private(set) var reasons: [String] = []
+
+        /// Nothing dropped.
+        public init() {}
+
+        mutating func note(_ reason: String) {
+            count += 1
+            if reasons.count < Self.keptReasons { reasons.append(reason) }
+        }
+    }
 
     /// Makes a track.
-    public init(trackID: UInt32, language: String?, cues: [WebVTTCue]) {
+    public init(trackID: UInt32, language: String?, cues: [WebVTTCue], dropped: Dropped = Dropped()) {
         self.trackID = trackID
         self.language = language
         self.cues = cues
+        self.dropped = dropped
     }
 
     /// The track as a WebVTT document: a bare `WEBVTT` header and the cues.

@@ -28,11 +28,11 @@ public enum MP4TextTrackReader {
             var cues: [WebVTTCue] = []
             // The wvtt cues shown until the previous sample's end, by content: a repeat extends one.
             var open: [MP4WebVTTSample.CueKey: [Int]] = [:]
-            for sample in try table.samples(fileLength: bytes.count) where sample.duration > 0 {
-                let timescale = UInt64(header.timescale)
-                guard let start = milliseconds(sample.time, timescale: timescale),
-                      let end = milliseconds(sample.time &+ sample.duration, timescale: timescale) else {
-                    throw .timestampOverflow
+            var dropped = MP4TextTrack.Dropped()
+            for (number, sample) in try table.samples(fileLength: bytes.count).enumerated() where sample.duration > 0 {
+                guard let (start, end) = try span(of: sample, timescale: UInt64(header.timescale)) else {
+                    dropped.note("sample \(number + 1): time plus duration passes 2^64; sample refused")
+                    continue
                 }
                 switch format {
                 case .timedText:
@@ -40,7 +40,9 @@ public enum MP4TextTrackReader {
                     cues.append(WebVTTCue(start: start, end: end, payload: payload))
                 case .webVTT:
                     var stillOpen: [MP4WebVTTSample.CueKey: [Int]] = [:]
-                    for var cue in MP4WebVTTSample.cues(bytes, range: sample.range) {
+                    let (sampleCues, problem) = MP4WebVTTSample.cues(bytes, range: sample.range)
+                    if let problem { dropped.note("sample \(number + 1): \(problem)") }
+                    for var cue in sampleCues {
                         let key = MP4WebVTTSample.CueKey(cue)
                         if let index = open[key]?.popLast() {
                             cues[index].end = end
@@ -55,7 +57,7 @@ public enum MP4TextTrackReader {
                     open = stillOpen
                 }
             }
-            tracks.append(MP4TextTrack(trackID: header.trackID, language: header.language, cues: cues))
+            tracks.append(MP4TextTrack(trackID: header.trackID, language: header.language, cues: cues, dropped: dropped))
         }
         return tracks
     }
@@ -80,6 +82,17 @@ public enum MP4TextTrackReader {
         case MP4Box.code("wvtt"): return .webVTT
         default: return nil
         }
+    }
+
+    /// A sample's start and end in milliseconds; nil when its end passes 2^64 ticks (both come from the
+    /// file: the sample is refused, the sum never wraps). Throws when a time does not fit in Int64 ms.
+    static func span(of sample: MP4SampleTable.Sample, timescale: UInt64) throws(MediaError) -> (start: Int64, end: Int64)? {
+        let (sampleEnd, overflow) = sample.time.addingReportingOverflow(sample.duration)
+        guard !overflow else { return nil }
+        guard let start = milliseconds(sample.time, timescale: timescale), let end = milliseconds(sampleEnd, timescale: timescale) else {
+            throw .timestampOverflow
+        }
+        return (start, end)
     }
 
     private static func milliseconds(_ time: UInt64, timescale: UInt64) -> Int64? {

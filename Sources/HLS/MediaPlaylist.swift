@@ -3,10 +3,13 @@
 public struct MediaPlaylist: Sendable, Equatable {
     /// EXT-X-TARGETDURATION, when present and a valid integer.
     public var targetDuration: Int?
-    /// EXT-X-MEDIA-SEQUENCE, when present and a valid integer.
-    public var mediaSequence: Int?
-    /// EXT-X-DISCONTINUITY-SEQUENCE, when present and a valid integer (RFC 8216 §4.3.3.3).
-    public var discontinuitySequence: Int?
+    /// EXT-X-MEDIA-SEQUENCE, when present and a decimal-integer (RFC 8216 §4.2: 0 to 2^64-1).
+    public var mediaSequence: UInt64?
+    /// EXT-X-DISCONTINUITY-SEQUENCE, when present and a decimal-integer (RFC 8216 §4.3.3.3, §4.2).
+    public var discontinuitySequence: UInt64?
+    /// The sequence tags whose value is not a decimal-integer, as written (`EXT-X-MEDIA-SEQUENCE:-1`):
+    /// read as absent, and reported so the caller can say why it fell back.
+    public var unreadableTags: [String] = []
     /// EXT-X-PLAYLIST-TYPE (`VOD` or `EVENT`), as written.
     public var playlistType: String?
     /// True when the playlist has EXT-X-ENDLIST: no more segments will be added.
@@ -15,7 +18,7 @@ public struct MediaPlaylist: Sendable, Equatable {
     public var segments: [MediaSegment]
 
     /// Makes a media playlist value.
-    public init(targetDuration: Int? = nil, mediaSequence: Int? = nil, playlistType: String? = nil, hasEndList: Bool = false, segments: [MediaSegment] = []) {
+    public init(targetDuration: Int? = nil, mediaSequence: UInt64? = nil, playlistType: String? = nil, hasEndList: Bool = false, segments: [MediaSegment] = []) {
         self.targetDuration = targetDuration
         self.mediaSequence = mediaSequence
         self.playlistType = playlistType
@@ -34,7 +37,7 @@ public struct MediaPlaylist: Sendable, Equatable {
     /// that is not a non-negative decimal number, `.invalidByteRange` for a bad EXT-X-BYTERANGE and
     /// `.missingSegmentDuration` for a URI with no EXTINF before it: a duration is never guessed, since a
     /// wrong one would mistime every later subtitle segment. Unparsable TARGETDURATION, MEDIA-SEQUENCE and
-    /// DISCONTINUITY-SEQUENCE read as nil. URIs may have spaces or tabs around them; lines may end in LF or CRLF.
+    /// DISCONTINUITY-SEQUENCE read as nil (the two sequence tags are listed in `unreadableTags`). URIs may have spaces or tabs around them; lines may end in LF or CRLF.
     public static func parse(_ bytes: [UInt8]) throws(PlaylistError) -> MediaPlaylist {
         let playlist = try Playlist.parse(bytes)
         guard !playlist.isMaster else { throw .notAMediaPlaylist }
@@ -80,9 +83,11 @@ public struct MediaPlaylist: Sendable, Equatable {
             case "EXT-X-TARGETDURATION":
                 result.targetDuration = value.flatMap { Int($0) }
             case "EXT-X-MEDIA-SEQUENCE":
-                result.mediaSequence = value.flatMap { Int($0) }
+                result.mediaSequence = value.flatMap(decimalInteger)
+                if result.mediaSequence == nil { result.unreadableTags.append(String(line.text.prefix(120))) }
             case "EXT-X-DISCONTINUITY-SEQUENCE":
-                result.discontinuitySequence = value.flatMap { Int($0) }
+                result.discontinuitySequence = value.flatMap(decimalInteger)
+                if result.discontinuitySequence == nil { result.unreadableTags.append(String(line.text.prefix(120))) }
             case "EXT-X-DISCONTINUITY":
                 // RFC 8216 §4.3.2.3: applies to the segment that follows.
                 pendingDiscontinuity = true
@@ -95,6 +100,12 @@ public struct MediaPlaylist: Sendable, Equatable {
             }
         }
         return result
+    }
+
+    /// RFC 8216 §4.2 decimal-integer: 1 to 20 digits, 0 to 2^64-1; nil for signs, spaces inside, or more.
+    static func decimalInteger(_ text: Substring) -> UInt64? {
+        guard !text.isEmpty, text.utf8.count <= 20, text.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) else { return nil }
+        return UInt64(text)
     }
 
     /// RFC 8216 §4.2 decimal-integer or decimal-floating-point (`12`, `4.000000`, `.5` tolerated):

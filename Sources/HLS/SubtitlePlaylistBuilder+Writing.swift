@@ -10,9 +10,9 @@ extension SubtitlePlaylistBuilder {
         // so the target is the ceiling of the longest, never a truncation.
         let longest = lengths.max() ?? 0
         let target = max(1, (longest + 999) / 1000, Int64(clamping: min(shape.minimumTargetDuration ?? 0, Int(maximumDuration))))
-        var text = "#EXTM3U\n#EXT-X-VERSION:3\n#EXT-X-TARGETDURATION:\(target)\n#EXT-X-MEDIA-SEQUENCE:0\n"
+        var text = "#EXTM3U\n#EXT-X-VERSION:3\n#EXT-X-TARGETDURATION:\(target)\n#EXT-X-MEDIA-SEQUENCE:\(shape.mediaSequence)\n"
         // RFC 8216 §6.2.2: renditions' discontinuity sequence numbers must agree (AVPlayer stalls otherwise).
-        if let sequence = shape.discontinuitySequence, sequence >= 0 {
+        if let sequence = shape.discontinuitySequence {
             text += "#EXT-X-DISCONTINUITY-SEQUENCE:\(sequence)\n"
         }
         // RFC 8216 §6.2.4: the subtitle playlist's type must match the variants'; only the two legal

@@ -1,7 +1,7 @@
 /// Writes the media playlists of synthesized subtitle renditions (RFC 8216 §4.3.3).
 ///
 /// Output: `#EXTM3U`, `#EXT-X-VERSION:3` (decimal EXTINF, §7), `#EXT-X-TARGETDURATION` (ceil of the
-/// longest segment, at least 1), `#EXT-X-MEDIA-SEQUENCE:0`, `#EXT-X-PLAYLIST-TYPE` when given, one
+/// longest segment, at least 1), `#EXT-X-MEDIA-SEQUENCE` (0, or a sliding window's own), `#EXT-X-PLAYLIST-TYPE` when given, one
 /// `#EXTINF:<d>,` and URI per segment, `#EXT-X-ENDLIST`; LF line endings. With a `SubtitlePlaylistShape`:
 /// `#EXT-X-DISCONTINUITY-SEQUENCE` and `#EXT-X-DISCONTINUITY` where the video has them, and no
 /// `#EXT-X-ENDLIST` while the video's playlist has none.

@@ -6,7 +6,9 @@ public struct SubtitlePlaylistShape: Sendable, Equatable {
     /// Indices of the segments preceded by EXT-X-DISCONTINUITY.
     public var discontinuities: Set<Int>
     /// EXT-X-DISCONTINUITY-SEQUENCE to write, or nil for none (RFC 8216 §4.3.3.3: then it is 0).
-    public var discontinuitySequence: Int?
+    public var discontinuitySequence: UInt64?
+    /// EXT-X-MEDIA-SEQUENCE to write: the video's for a sliding window (RFC 8216 §6.2.1), else 0.
+    public var mediaSequence: UInt64
     /// Whether the playlist ends (EXT-X-ENDLIST): false while the video's playlist still grows.
     public var ended: Bool
     /// The least EXT-X-TARGETDURATION to write: the video's, for a playlist that grows (its target may
@@ -15,9 +17,10 @@ public struct SubtitlePlaylistShape: Sendable, Equatable {
 
     /// Makes a shape; the default is a finished VOD playlist without discontinuities.
     public init(
-        playlistType: String? = "VOD", discontinuities: Set<Int> = [], discontinuitySequence: Int? = nil, ended: Bool = true,
-        minimumTargetDuration: Int? = nil
+        playlistType: String? = "VOD", discontinuities: Set<Int> = [], discontinuitySequence: UInt64? = nil, ended: Bool = true,
+        minimumTargetDuration: Int? = nil, mediaSequence: UInt64 = 0
     ) {
+        self.mediaSequence = mediaSequence
         self.playlistType = playlistType
         self.discontinuities = discontinuities
         self.discontinuitySequence = discontinuitySequence

@@ -8,7 +8,8 @@
 /// show it (one intermediate synchronic document per interval). `<br/>` breaks the cue line; italic, bold and underline (inline, through
 /// `style` references, or from the region) become `<i>`, `<b>`, `<u>`; other styling and layout are
 /// dropped. Whitespace is collapsed unless `xml:space="preserve"`, where source line ends break lines.
-/// An element with an unreadable time expression is left out, with its content.
+/// An element with an unreadable time expression (TTML2 §10.3.1, fields in range) is left out, with its
+/// content, and counted with its reason in `conversion(from:maxCues:)`.
 public enum TTMLConverter {
     /// Sources larger than this are refused before parsing (32 MiB; real files are well under 5 MiB).
     public static let maximumBytes = 32 << 20
@@ -33,6 +34,21 @@ public enum TTMLConverter {
     /// document order). A document without paragraphs gives an empty document; paragraphs with text but
     /// no cue that can be timed fail with `noTTMLCues`.
     public static func webVTT(from bytes: [UInt8], maxCues: Int = .max) throws(SubtitleError) -> WebVTTDocument {
+        try conversion(from: bytes, maxCues: maxCues).document
+    }
+
+    /// What `webVTT(from:maxCues:)` makes, with the elements it left out for a malformed time expression.
+    public struct Conversion: Sendable, Equatable {
+        /// The WebVTT document.
+        public var document: WebVTTDocument
+        /// How many elements (with their content) were left out for a malformed time expression.
+        public var droppedCount: Int
+        /// Why, for the first few: the element, attribute and value, and what is wrong with it.
+        public var droppedReasons: [String]
+    }
+
+    /// The WebVTT form of a TTML file and what was left out of it (see `webVTT(from:maxCues:)`).
+    public static func conversion(from bytes: [UInt8], maxCues: Int = .max) throws(SubtitleError) -> Conversion {
         guard bytes.count <= maximumBytes else { throw .ttmlTooLarge(reason: "\(bytes.count) bytes, over \(maximumBytes)") }
         let root = try XMLTokenizer.parse(TextEncoding.utf8Bytes(from: bytes))
         guard root.name.local == "tt", ttNamespaces.contains(root.name.namespace) else {
@@ -40,7 +56,8 @@ public enum TTMLConverter {
         }
         try checkTimeBase(root)
         var builder = TTMLCueBuilder(root: root, maxCues: max(0, maxCues))
-        return try builder.makeDocument()
+        let document = try builder.makeDocument()
+        return Conversion(document: document, droppedCount: builder.droppedCount, droppedReasons: builder.droppedReasons)
     }
 
     /// TTML1 §6.2.11: `media` times are media times. `smpte` time codes are read as a continuous count

@@ -28,6 +28,11 @@ struct TTMLCueBuilder {
     private var latestFiniteTime = TTMLTime.zero
     private var sawParagraphText = false
     private var splittingWork = 0
+    /// Elements left out for a malformed time expression: how many, and the first few reasons.
+    private(set) var droppedCount = 0
+    private(set) var droppedReasons: [String] = []
+    /// Reasons kept for the log; the count goes on.
+    static let keptReasons = 3
 
     init(root: XMLTree.Element, maxCues: Int) {
         let children = root.elements.filter { TTMLConverter.ttNamespaces.contains($0.name.namespace) }
@@ -69,12 +74,20 @@ struct TTMLCueBuilder {
         case "default": context.preservesSpace = false
         default: break
         }
+        var refusal: String?
         func time(_ name: String) -> TTMLTime?? {
             guard let text = element.attribute(name) else { return .some(nil) }
-            guard let value = TTMLTimeExpression.parse(text, parameters: parameters) else { return nil }
-            return .some(value)
+            switch TTMLTimeExpression.read(text, parameters: parameters) {
+            case .success(let value): return .some(value)
+            case .failure(let refused):
+                refusal = "<\(element.name.local) \(name)=\"\(text.prefix(40))\">: \(refused.reason)"
+                return nil
+            }
         }
-        guard let beginOffset = time("begin"), let endOffset = time("end"), let duration = time("dur") else { return nil }
+        guard let beginOffset = time("begin"), let endOffset = time("end"), let duration = time("dur") else {
+            if let refusal { note(refusal) }
+            return nil
+        }
         guard let begin = syncBase.adding(beginOffset ?? .zero) else { return nil }
         var end = parent.end
         if let endOffset {
@@ -93,6 +106,11 @@ struct TTMLCueBuilder {
         }
         latestFiniteTime = max(latestFiniteTime, context.begin)
         return context
+    }
+
+    private mutating func note(_ reason: String) {
+        droppedCount += 1
+        if droppedReasons.count < Self.keptReasons { droppedReasons.append(reason) }
     }
 
     private func isSequence(_ element: XMLTree.Element) -> Bool {

@@ -1,40 +1,66 @@
 /// TTML1 §10.3.1 time expressions: `hh:mm:ss`, `hh:mm:ss.fraction`, `hh:mm:ss:frames(.subframes)` and
 /// offsets `N(.N)?(h|m|s|ms|f|t)`. Fraction digits past the ninth are dropped (a nanosecond; the
 /// result is rounded to milliseconds). Hours may have one digit, as some authoring tools write them.
+///
+/// TTML2 §10.3.1 bounds the clock-time fields: minutes 0-59; seconds, fraction included, below 60 (60
+/// is a leap second, only meaningful with `ttp:timeBase="clock"`, which is refused); frames below
+/// `ttp:frameRate`; sub-frames below `ttp:subFrameRate`. A field out of range is a malformed time.
 enum TTMLTimeExpression {
     /// The time `text` denotes, or nil when it is not a time expression (or overflows).
     static func parse(_ text: String, parameters: TTMLTimeParameters) -> TTMLTime? {
-        let bytes = Array(text.trimmingWhitespace.utf8)
-        guard !bytes.isEmpty, bytes.count <= 64 else { return nil }
-        if bytes.contains(UInt8(ascii: ":")) { return clockTime(bytes, parameters) }
-        return offsetTime(bytes, parameters)
+        try? read(text, parameters: parameters).get()
     }
 
-    private static func clockTime(_ bytes: [UInt8], _ parameters: TTMLTimeParameters) -> TTMLTime? {
+    /// Why a time expression was refused, for the log.
+    struct Refusal: Error, Equatable {
+        let reason: String
+    }
+
+    /// The time `text` denotes, or why it is not a time expression.
+    static func read(_ text: String, parameters: TTMLTimeParameters) -> Result<TTMLTime, Refusal> {
+        let bytes = Array(text.trimmingWhitespace.utf8)
+        guard !bytes.isEmpty, bytes.count <= 64 else { return .failure(Refusal(reason: bytes.isEmpty ? "empty" : "too long")) }
+        let time = bytes.contains(UInt8(ascii: ":")) ? clockTime(bytes, parameters) : offsetTime(bytes, parameters).map { .success($0) }
+        return time ?? .failure(Refusal(reason: "not a time expression"))
+    }
+
+    private static func clockTime(_ bytes: [UInt8], _ parameters: TTMLTimeParameters) -> Result<TTMLTime, Refusal>? {
         let fields = bytes.split(separator: UInt8(ascii: ":"), omittingEmptySubsequences: false)
         guard fields.count == 3 || fields.count == 4 else { return nil }
-        guard let hours = integer(fields[0]), fields[1].count == 2, let minutes = integer(fields[1]), minutes < 60 else { return nil }
+        guard let hours = integer(fields[0]), fields[1].count == 2, let minutes = integer(fields[1]) else { return nil }
+        guard minutes < 60 else { return .failure(Refusal(reason: "minutes \(minutes) not below 60")) }
         let seconds: TTMLTime
         var frames: TTMLTime?
         if fields.count == 3 {
             guard let value = decimal(fields[2], integerDigits: 2) else { return nil }
+            guard value < TTMLTime(60, 1) ?? .zero else { return .failure(Refusal(reason: "seconds not below 60")) }
             seconds = value
         } else {
             guard fields[2].count == 2, let whole = integer(fields[2]) else { return nil }
+            guard whole < 60 else { return .failure(Refusal(reason: "seconds \(whole) not below 60")) }
             seconds = TTMLTime(whole, 1) ?? .zero
-            frames = frameTime(fields[3], parameters)
-            if frames == nil { return nil }
+            switch frameTime(fields[3], parameters) {
+            case nil: return nil
+            case .failure(let refusal): return .failure(refusal)
+            case .success(let time): frames = time
+            }
         }
         let base = TTMLTime(hours * 3600 + minutes * 60, 1)
-        guard let total = base?.adding(seconds) else { return nil }
-        guard let frames else { return total }
-        return total.adding(frames)
+        guard let total = base?.adding(seconds) else { return .failure(Refusal(reason: "too large")) }
+        guard let frames else { return .success(total) }
+        return total.adding(frames).map { .success($0) } ?? .failure(Refusal(reason: "too large"))
     }
 
-    /// `ff` or `ff.sub`: frames and sub-frames at the effective frame rate.
-    private static func frameTime(_ field: ArraySlice<UInt8>, _ parameters: TTMLTimeParameters) -> TTMLTime? {
+    /// `ff` or `ff.sub`: frames and sub-frames at the effective frame rate, each below its rate.
+    private static func frameTime(_ field: ArraySlice<UInt8>, _ parameters: TTMLTimeParameters) -> Result<TTMLTime, Refusal>? {
         let parts = field.split(separator: UInt8(ascii: "."), omittingEmptySubsequences: false)
         guard parts.count == 1 || parts.count == 2, let frames = integer(parts[0]) else { return nil }
+        guard frames < parameters.framesPerSecond else {
+            return .failure(Refusal(reason: "frame \(frames) not below the frame rate \(parameters.framesPerSecond)"))
+        }
+        if parts.count == 2, let subFrames = integer(parts[1]), subFrames >= parameters.subFrameRate {
+            return .failure(Refusal(reason: "sub-frame \(subFrames) not below the sub-frame rate \(parameters.subFrameRate)"))
+        }
         let rate = parameters.frameRate
         // frames / (rateNumerator / rateDenominator) seconds.
         guard var time = TTMLTime(frames, 1)?.scaled(by: rate.denominator, dividedBy: rate.numerator) else { return nil }
@@ -45,7 +71,7 @@ enum TTMLTimeExpression {
                   let sum = time.adding(scaled) else { return nil }
             time = sum
         }
-        return time
+        return .success(time)
     }
 
     private static func offsetTime(_ bytes: [UInt8], _ parameters: TTMLTimeParameters) -> TTMLTime? {

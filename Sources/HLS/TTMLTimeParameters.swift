@@ -3,6 +3,8 @@
 struct TTMLTimeParameters: Sendable {
     /// `ttp:frameRate` times `ttp:frameRateMultiplier`, as numerator and denominator (default 30/1).
     var frameRate: (numerator: Int128, denominator: Int128) = (30, 1)
+    /// `ttp:frameRate` alone (default 30): frame numbers in a clock time count from 0 to one below it.
+    var framesPerSecond: Int128 = 30
     /// `ttp:subFrameRate` (default 1).
     var subFrameRate: Int128 = 1
     /// `ttp:tickRate` as a fraction: its value, or (§6.2.10) the effective frame rate times the
@@ -23,6 +25,7 @@ struct TTMLTimeParameters: Sendable {
             if parts.count == 2 { multiplier = (parts[0], parts[1]) }
         }
         frameRate = (rate * multiplier.0, multiplier.1)
+        framesPerSecond = rate
         subFrameRate = root.attribute("subFrameRate", in: namespaces).flatMap(Self.positiveInteger) ?? 1
         if let ticks = root.attribute("tickRate", in: namespaces).flatMap(Self.positiveInteger) {
             tickRate = (ticks, 1)

@@ -85,9 +85,37 @@ import Testing
         #expect(!String(decoding: shaped, as: UTF8.self).contains("DISCONTINUITY"))
     }
 
-    @Test func aNegativeDiscontinuitySequenceIsNotWritten() {
-        let shape = SubtitlePlaylistShape(discontinuitySequence: -1)
-        let text = String(decoding: SubtitlePlaylistBuilder.segmented(durations: [4], uri: { "\($0).vtt" }, shape: shape), as: UTF8.self)
-        #expect(!text.contains("DISCONTINUITY-SEQUENCE"))
+    @Test func aDiscontinuitySequenceUpToTwoToTheSixtyFourMinusOneIsReadAndWrittenAsTheOriginWroteIt() throws {
+        let text = Self.spliced.replacingOccurrences(of: "SEQUENCE:7", with: "SEQUENCE:18446744073709551615")
+        let playlist = try MediaPlaylist.parse(Array(text.utf8))
+        #expect(playlist.discontinuitySequence == UInt64.max)
+        #expect(playlist.unreadableTags.isEmpty)
+        let shape = SubtitlePlaylistShape(discontinuities: [1], discontinuitySequence: playlist.discontinuitySequence)
+        let written = String(decoding: SubtitlePlaylistBuilder.segmented(durations: [4, 4], uri: { "\($0).vtt" }, shape: shape), as: UTF8.self)
+        #expect(written.contains("\n#EXT-X-DISCONTINUITY-SEQUENCE:18446744073709551615\n"))
+    }
+
+    @Test(arguments: ["18446744073709551616", "99999999999999999999999", "-1", "+7", "7.0", "0x7", " 7 7"])
+    func aDiscontinuitySequenceThatIsNotADecimalIntegerReadsAsNilAndIsReported(_ value: String) throws {
+        let text = Self.spliced.replacingOccurrences(of: "SEQUENCE:7", with: "SEQUENCE:\(value)")
+        let playlist = try MediaPlaylist.parse(Array(text.utf8))
+        #expect(playlist.discontinuitySequence == nil)
+        #expect(playlist.unreadableTags == ["#EXT-X-DISCONTINUITY-SEQUENCE:\(value)"])
+    }
+
+    @Test func aMediaSequenceAboveTwoToTheSixtyFourMinusOneIsReportedAndAMaximalOneIsRead() throws {
+        let base = "#EXTM3U\n#EXT-X-TARGETDURATION:2\n#EXT-X-MEDIA-SEQUENCE:%@\n#EXTINF:2,\na.ts\n"
+        let over = try MediaPlaylist.parse(Array(base.replacingOccurrences(of: "%@", with: "18446744073709551616").utf8))
+        #expect(over.mediaSequence == nil)
+        #expect(over.unreadableTags == ["#EXT-X-MEDIA-SEQUENCE:18446744073709551616"])
+        let maximal = try MediaPlaylist.parse(Array(base.replacingOccurrences(of: "%@", with: "18446744073709551615").utf8))
+        #expect(maximal.mediaSequence == UInt64.max)
+    }
+
+    @Test func theBuilderWritesTheMediaSequenceOfTheShape() {
+        let shape = SubtitlePlaylistShape(playlistType: nil, ended: false, mediaSequence: 42)
+        let text = String(decoding: SubtitlePlaylistBuilder.segmented(durations: [4], uri: { "\(42 + $0).vtt" }, shape: shape), as: UTF8.self)
+        #expect(text.contains("\n#EXT-X-MEDIA-SEQUENCE:42\n"))
+        #expect(text.hasSuffix("#EXTINF:4,\n42.vtt\n"))
     }
 }

@@ -81,6 +81,50 @@ import TestSupport
         #expect(tracks.first?.cues == [WebVTTCue(start: 1000, end: 2000, payload: ["kept"])])
     }
 
+    @Test func aBoxOverrunningItsSampleIsReportedWithTheSampleNumber() throws {
+        let broken = vttc("kept") + MP4Fixture.be32(400) + Array("vttc".utf8) + Array(repeating: 0, count: 4)
+        let track = try #require(try MP4TextTrackReader.read(file([(1000, vttc("fine")), (1000, broken)])).first)
+        #expect(track.cues.map(\.payload) == [["fine"], ["kept"]])
+        #expect(track.dropped.count == 1)
+        #expect(track.dropped.reasons.count == 1)
+        #expect(track.dropped.reasons.first?.hasPrefix("sample 2: malformed box in the sample") == true)
+    }
+
+    @Test func aBoxSizeSmallerThanItsHeaderIsReportedToo() throws {
+        let track = try #require(try MP4TextTrackReader.read(file([(1000, MP4Fixture.be32(4) + Array("vttc".utf8))])).first)
+        #expect(track.cues.isEmpty)
+        #expect(track.dropped.reasons.first?.hasPrefix("sample 1: malformed box in the sample") == true)
+    }
+
+    @Test func aMalformedBoxInsideAVttcEndsTheSampleKeepingTheTextReadBeforeIt() throws {
+        let inner = MP4Fixture.box("payl", Array("before".utf8)) + MP4Fixture.be32(99) + Array("sttg".utf8)
+        let cueBox = MP4Fixture.box("vttc", inner)
+        let track = try #require(try MP4TextTrackReader.read(file([(1000, cueBox + vttc("lost"))])).first)
+        #expect(track.cues.map(\.payload) == [["before"]])
+        #expect(track.dropped.reasons.first?.hasPrefix("sample 1: malformed box inside a vttc") == true)
+    }
+
+    @Test func aWellFormedTrackReportsNothingDropped() throws {
+        let track = try #require(try MP4TextTrackReader.read(try fixture("subtitles/mp4-with-wvtt.mp4")).first)
+        #expect(track.dropped == MP4TextTrack.Dropped())
+    }
+
+    @Test func onlyTheFirstFewReasonsAreKeptButEveryDroppedSampleIsCounted() throws {
+        let track = try #require(try MP4TextTrackReader.read(file(Array(repeating: (1000, MP4Fixture.be32(4) + Array("vttc".utf8)), count: 5))).first)
+        #expect(track.dropped.count == 5)
+        #expect(track.dropped.reasons.count == MP4TextTrack.Dropped.keptReasons)
+    }
+
+    @Test func aSampleWhoseEndPassesTwoToTheSixtyFourIsRefusedWithoutWrapping() throws {
+        let sample = MP4SampleTable.Sample(range: 0..<0, time: UInt64.max - 10, duration: 11)
+        #expect(try MP4TextTrackReader.span(of: sample, timescale: 1000) == nil)
+        let fits = MP4SampleTable.Sample(range: 0..<0, time: 1000, duration: 500)
+        #expect(try MP4TextTrackReader.span(of: fits, timescale: 1000).map { [$0.start, $0.end] } == [1000, 1500])
+        // An end that fits 64 bits but not Int64 milliseconds still refuses the file, as before.
+        let huge = MP4SampleTable.Sample(range: 0..<0, time: UInt64.max - 10, duration: 10)
+        #expect(throws: MediaError.timestampOverflow) { try MP4TextTrackReader.span(of: huge, timescale: 1) }
+    }
+
     @Test func otherSampleEntriesInTextTracksAreStillSkipped() throws {
         #expect(try MP4TextTrackReader.read(file([(1000, vttc("x"))], entry: "stpp")).isEmpty)
     }

@@ -144,12 +144,56 @@ import TestSupport
         }
     }
 
-    @Test func aTimestampMapFromTheConfigIsKeptInEveryPart() async throws {
+    @Test func aTimestampMapFromTheConfigHoldsInTheFirstPartAndLaterPartsMapFromTheirOwnFirstSegments() async throws {
         try await withProxy(Self.config) { proxy in
-            for index in [0, 2, 4] {
+            let expected = [
+                0: "X-TIMESTAMP-MAP=MPEGTS:900000,LOCAL:00:00:00.000",
+                1: "X-TIMESTAMP-MAP=MPEGTS:900000,LOCAL:00:00:00.000",
+                2: "X-TIMESTAMP-MAP=MPEGTS:\(try Self.firstPTS("p1s0.ts")),LOCAL:00:00:04.000",
+                4: "X-TIMESTAMP-MAP=MPEGTS:\(try Self.firstPTS("p2s0.ts")),LOCAL:00:00:08.000",
+            ]
+            for (index, map) in expected.sorted(by: { $0.key < $1.key }) {
                 let file = try await proxy.get(Self.path(.segment(index), track: "fixed"))
-                #expect(file.text.contains("X-TIMESTAMP-MAP=MPEGTS:900000,LOCAL:00:00:00.000"), "segment \(index)")
+                #expect(file.text.split(separator: "\n").filter { $0.hasPrefix("X-TIMESTAMP-MAP") } == [Substring(map)], "segment \(index)")
             }
+        }
+    }
+
+    @Test func aSourcesOwnTimestampMapHoldsInTheFirstPartAndLaterPartsMapFromTheirOwnFirstSegments() async throws {
+        try await withProxy(Self.config) { proxy in
+            let source = try String(contentsOf: Fixtures.url("vod-disc/subs/en.vtt"), encoding: .utf8)
+                .replacingOccurrences(of: "WEBVTT\n", with: "WEBVTT\nX-TIMESTAMP-MAP=MPEGTS:180000,LOCAL:00:00:01.000\n")
+            proxy.origin.setFault("/vod-disc/subs/en.vtt", .body(Array(source.utf8), contentType: "text/vtt"))
+            let first = try await proxy.get(Self.path(.segment(1))).text
+            let later = try await proxy.get(Self.path(.segment(3))).text
+            #expect(first.contains("X-TIMESTAMP-MAP=MPEGTS:180000,LOCAL:00:00:01.000"))
+            #expect(later.contains("X-TIMESTAMP-MAP=MPEGTS:\(try Self.firstPTS("p1s0.ts")),LOCAL:00:00:04.000"))
+            #expect(!later.contains("MPEGTS:180000"))
+        }
+    }
+
+    @Test func aDiscontinuitySequenceOfTwoToTheSixtyFourMinusOneIsMirroredAsWritten() async throws {
+        try await withProxy(Self.config) { proxy in
+            let video = try String(contentsOf: Fixtures.url("vod-disc/v0/index.m3u8"), encoding: .utf8)
+                .replacingOccurrences(of: "DISCONTINUITY-SEQUENCE:0", with: "DISCONTINUITY-SEQUENCE:18446744073709551615")
+            proxy.origin.setFault("/vod-disc/v0/index.m3u8", .body(Array(video.utf8), contentType: "application/vnd.apple.mpegurl"))
+            let playlist = try await proxy.get(Self.path(.playlist))
+            #expect(playlist.text.contains("#EXT-X-DISCONTINUITY-SEQUENCE:18446744073709551615\n"))
+            #expect(!proxy.logLines.contains { $0.contains("not a decimal-integer") })
+        }
+    }
+
+    @Test func aDiscontinuitySequencePastTwoToTheSixtyFourMinusOneFallsBackToZeroWithAWarningOnce() async throws {
+        try await withProxy(Self.config) { proxy in
+            let video = try String(contentsOf: Fixtures.url("vod-disc/v0/index.m3u8"), encoding: .utf8)
+                .replacingOccurrences(of: "DISCONTINUITY-SEQUENCE:0", with: "DISCONTINUITY-SEQUENCE:18446744073709551616")
+            proxy.origin.setFault("/vod-disc/v0/index.m3u8", .body(Array(video.utf8), contentType: "application/vnd.apple.mpegurl"))
+            let playlist = try await proxy.get(Self.path(.playlist))
+            _ = try await proxy.get(Self.path(.segment(2)))
+            #expect(playlist.text.contains("#EXT-X-DISCONTINUITY-SEQUENCE:0\n"))
+            let warnings = proxy.logLines.filter { $0.contains("sequence tag is not a decimal-integer") }
+            #expect(warnings.count == 1)
+            #expect(warnings.first?.contains("18446744073709551616") == true)
         }
     }
 

@@ -1,3 +1,5 @@
+import HLS
+
 /// What the first variant's media playlist says about the video.
 struct VideoTimeline: Sendable {
     /// Segment durations in seconds, in order.
@@ -11,13 +13,24 @@ struct VideoTimeline: Sendable {
     /// The parts between discontinuities (RFC 8216 §4.3.2.3), in order; one part when there are none.
     var parts: [VideoPart] = []
     /// EXT-X-DISCONTINUITY-SEQUENCE of the variant, when given.
-    var discontinuitySequence: Int?
+    var discontinuitySequence: UInt64?
+    /// EXT-X-MEDIA-SEQUENCE of the variant, when given.
+    var mediaSequence: UInt64?
+    /// The sequence tags the variant wrote unreadably (see `MediaPlaylist.unreadableTags`).
+    var unreadableTags: [String] = []
+    /// For a sliding window (live, no EXT-X-PLAYLIST-TYPE): where its segments start on the subtitle
+    /// timeline, kept across reloads (`LiveWindowClock`); nil for VOD and EVENT playlists.
+    var liveClock: LiveWindowClock?
     /// Whether EXT-X-DISCONTINUITY precedes the first segment (a window or a programme opening on a splice).
     var leadingDiscontinuity = false
     /// EXT-X-TARGETDURATION of the variant, when given.
     var targetDuration: Int?
     /// Whether the variant has EXT-X-ENDLIST (a VOD counts as ended): false while an EVENT or live playlist grows.
     var ended = true
+
+    /// Whether the video is a sliding window (RFC 8216 §6.2.1): no playlist type, and it may still grow,
+    /// or it has already slid (media sequence above 0), so a live stream that ends keeps its numbering.
+    var isSlidingWindow: Bool { playlistType == nil && (!ended || (mediaSequence ?? 0) > 0) }
 
     /// The presentation duration: the EXTINF sum (RFC 8216 §4.3.2.1).
     var duration: Double { durations.reduce(0, +) }

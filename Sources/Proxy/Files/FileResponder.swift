@@ -5,6 +5,10 @@ import HTTPWire
 struct FileResponder: Sendable {
     /// The directories of directory mounts, held open: files are opened relative to them.
     let mountDirectories: MountDirectories
+    /// Points a playlist file's path-absolute URIs at the mount (nil: playlists are served as files).
+    var relocation: MasterRelocation? = nil
+    /// Playlist files larger than this are served as they are, unread.
+    var maxPlaylistBytes = 1 << 20
 
     /// Serves a file from a directory mount (a 302 to a local path would mean nothing to a player). The
     /// body is sent with sendfile from the page cache, so it is answered on the loop thread: the open is
@@ -27,8 +31,31 @@ struct FileResponder: Sendable {
         var headers = HTTPHeaders()
         headers[.contentType] = MediaType.forPath(path)
         headers[.cacheControl] = "max-age=60"
+        do {
+            if let playlist = try relocatedPlaylist(file, path: path, mount: mount) {
+                return RouteResponse(route: .file, response: HTTPResponse(status: .ok, headers: headers, bytes: playlist))
+            }
+        } catch {
+            // The file was just opened and is regular: a failed read is the disk's, not the player's.
+            return RouteResponse(route: .error, response: .makeError(.internalServerError, "playlist file unreadable (\(error))"))
+        }
         headers[.acceptRanges] = "bytes"
         let body = HTTPFileRegion(file: file, offset: 0, length: file.size).map(HTTPBody.file) ?? .empty
         return RouteResponse(route: .file, response: HTTPResponse(status: .ok, headers: headers, body: body))
+    }
+
+    /// A media playlist on a directory mount with its URIs pointed at the proxy, as an http mount's are
+    /// (RFC 8216 §4.1: a player resolves `/seg1.ts` against the proxy's root, where nothing is, so it
+    /// becomes `/<mount>/seg1.ts`; absolute URIs under a mount's origin go through that mount). Nil
+    /// when the file is not a playlist, is larger than `maxPlaylistBytes`, or needs no change: then the
+    /// file is sent as it is. A small regular file, read on the loop thread like the open and fstat
+    /// before it; throws when the read fails.
+    private func relocatedPlaylist(_ file: HTTPFile, path: String, mount: Mount?) throws(HTTPServerError) -> [UInt8]? {
+        guard let relocation, PassThroughResponder.isPlaylistPath(path), file.size <= maxPlaylistBytes else { return nil }
+        let bytes = try file.read(upTo: maxPlaylistBytes + 1)
+        guard bytes.count <= maxPlaylistBytes else { return nil }
+        let url = FileConfinement.fileURL(path: path)
+        let relocated = relocation.proxyingAbsoluteURIs(bytes, mount: mount, requestedURL: url, finalURL: url)
+        return relocated == bytes ? nil : relocated
     }
 }

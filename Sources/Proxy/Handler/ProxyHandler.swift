@@ -84,7 +84,9 @@ public final class ProxyHandler: Sendable {
         self.passThrough = PassThroughResponder(
             config: config, router: router, fetcher: fetcher,
             diskCache: diskCache.map { DiskCacheResponder(cache: $0, fetcher: fetcher, logger: logger) })
-        self.files = FileResponder(mountDirectories: mountDirectories)
+        self.files = FileResponder(
+            mountDirectories: mountDirectories, relocation: MasterRelocation(router: router, mounts: config.mounts),
+            maxPlaylistBytes: config.limits.maxPlaylistBytes)
         self.signed = SignedResponder(config: config, router: router, metrics: metrics, logger: logger)
         let cors = CORSPolicy(allowOrigins: config.cors.allowOrigins)
         self.cors = cors

@@ -12,7 +12,7 @@ struct SubtitleURL: Equatable, Sendable {
     enum Resource: Equatable, Sendable {
         /// The subtitle media playlist.
         case playlist
-        /// WebVTT segment number `n` (0 for the whole file in `single` mode).
+        /// WebVTT segment number `n` (0 for the whole file in `single` mode; a live window's media sequence number).
         case segment(Int)
     }
 
@@ -44,7 +44,7 @@ struct SubtitleURL: Equatable, Sendable {
         let resource: Resource
         if leaf == "index.m3u8" {
             resource = .playlist
-        } else if leaf.hasSuffix(".vtt"), let index = Int(leaf.dropLast(4)), index >= 0, index < 1_000_000 {
+        } else if leaf.hasSuffix(".vtt"), let index = Int(leaf.dropLast(4)), index >= 0 {
             resource = .segment(index)
         } else {
             return nil

@@ -134,12 +134,16 @@ struct SubtitleCueLoader: Sendable {
             switch format {
             case .webvtt: return try WebVTTDocument.parse(fetched.body, maxCues: readCues)
             case .srt: return try SRTConverter.webVTT(from: fetched.body, maxCues: readCues)
-            case .ttml: return try TTMLConverter.webVTT(from: fetched.body, maxCues: readCues)
+            case .ttml:
+                let conversion = try TTMLConverter.conversion(from: fetched.body, maxCues: readCues)
+                noteDropped(conversion.droppedCount, reasons: conversion.droppedReasons, what: "TTML elements", track: track)
+                return conversion.document
             case .mp4:
                 let tracks = try MP4TextTrackReader.read(fetched.body)
                 guard let chosen = LanguageMatch.best(tracks, language: track.track.language) else {
                     throw SubtitleSourceFailure(reason: "broken", detail: "MP4 has no text track")
                 }
+                noteDropped(chosen.dropped.count, reasons: chosen.dropped.reasons, what: "MP4 text samples", track: track)
                 return chosen.makeWebVTTDocument()
             }
         } catch let failure as SubtitleSourceFailure {

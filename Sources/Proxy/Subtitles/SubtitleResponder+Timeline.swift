@@ -26,13 +26,6 @@ extension SubtitleResponder {
         // segment by segment (RFC 8216 §6.2.2).
         var discontinuities = Set(timeline.parts.map(\.firstSegment).filter { $0 > 0 })
         if timeline.leadingDiscontinuity { discontinuities.insert(0) }
-        if !timeline.ended, timeline.playlistType == nil, notices.isFirst("live:\(set.name)/\(track.id)") {
-            // A sliding window's MEDIA-SEQUENCE is not mirrored: its segments are listed from 0 like an
-            // EVENT's, without the type line.
-            logger.log(.info, "live playlist without EXT-X-PLAYLIST-TYPE: subtitles follow it like EVENT, from the current window", [
-                ("set", set.name), ("track", track.id),
-            ])
-        }
         return SubtitlePlaylistShape(
             playlistType: timeline.playlistType ?? (timeline.ended ? "VOD" : nil),
             discontinuities: discontinuities,
@@ -40,7 +33,9 @@ extension SubtitleResponder {
             ended: timeline.ended,
             // RFC 8216 §6.2.1: a playlist's target duration must not change, so one that may grow takes
             // the video's (its segments are the video's, so their EXTINFs fit it).
-            minimumTargetDuration: timeline.ended && timeline.playlistType != "EVENT" ? nil : timeline.targetDuration
+            minimumTargetDuration: timeline.ended && timeline.playlistType != "EVENT" ? nil : timeline.targetDuration,
+            // RFC 8216 §6.2.1: a sliding window's subtitle playlist slides with it, numbered alike.
+            mediaSequence: liveSequence(of: timeline) ?? 0
         )
     }
 
@@ -54,11 +49,13 @@ extension SubtitleResponder {
     /// The X-TIMESTAMP-MAP of segment `index`: the document's in the first part; in part k after a
     /// discontinuity, MPEGTS = that part's first PTS and LOCAL = the presentation time where it starts,
     /// so cues on the programme's timeline map to that part's PTS (RFC 8216 §3.5, §6.2.4). A map from
-    /// the config or the source is kept everywhere. `transient` when a failed fetch withheld the part's PTS.
+    /// the config (`mpegts`) or the source says where the first part's cues go: it is the document's
+    /// map, so it holds in the first part only, and later parts, whose PTS restart, still map from their
+    /// own first segments. `transient` when a failed fetch withheld the part's PTS.
     func segmentMap(
         _ index: Int, cues: SubtitleTrackCues, master: OriginTarget, timeline: VideoTimeline?, request: HTTPRequest
     ) async throws -> (map: SubtitleTrackCues.SegmentMap, transient: Bool) {
-        guard !cues.mapFromOperator, let timeline else { return (.document, false) }
+        guard let timeline else { return (.document, false) }
         let part = timeline.part(containing: index)
         guard part > 0, timeline.parts.indices.contains(part) else { return (.document, false) }
         let start = try await timelines.partStart(master, part: part, request: request)

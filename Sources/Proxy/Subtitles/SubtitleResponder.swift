@@ -47,7 +47,7 @@ struct SubtitleResponder: Sendable {
             case .segmented:
                 let (durations, fallback) = try await windows(for: track, set: set, master: master, timeline: timeline, request: request)
                 fromFallback = fromFallback || fallback
-                body = SubtitlePlaylistBuilder.segmented(durations: durations, uri: { "\($0).vtt" }, shape: shape(of: timeline, track: track, set: set))
+                body = SubtitlePlaylistBuilder.segmented(durations: durations, uri: segmentURI(timeline), shape: shape(of: timeline, track: track, set: set))
             }
             let control = timeline?.ended == false ? growingCacheControl(fallback: fromFallback) : cacheControl(fallback: fromFallback)
             return RouteResponse(route: .subtitlePlaylist, response: .makePlaylist(TaggedBody(body), cacheControl: control))
@@ -62,6 +62,10 @@ struct SubtitleResponder: Sendable {
                 guard index == 0 else { throw ProxyError.notFound("a single-file subtitle track has only segment 0") }
                 file = cues.wholeFile()
             case .segmented:
+                if let timeline, let clock = timeline.liveClock {
+                    (file, partUnmappedForNow) = try await liveSegmentFile(index, clock: clock, cues: cues, master: master, request: request)
+                    break
+                }
                 let (durations, _) = try await windows(for: track, set: set, master: master, timeline: timeline, request: request)
                 guard durations.indices.contains(index) else { throw ProxyError.notFound("no subtitle segment \(index)") }
                 let (map, transient) = try await segmentMap(index, cues: cues, master: master, timeline: timeline, request: request)

@@ -9,7 +9,7 @@ final class SubtitleTrackCues: Sendable {
     let document: WebVTTDocument
     let isFallback: Bool
     /// True when the document's X-TIMESTAMP-MAP came from the config or the source itself: it is kept
-    /// as is in every segment, discontinuities or not.
+    /// as is in the first part's segments (later parts after a discontinuity map from their own PTS).
     let mapFromOperator: Bool
     /// WebVTT files already made from this document, by segment index (single mode: 0 with no
     /// boundaries), each with the boundaries and header map it was cut with and its ETag: a file is
@@ -40,12 +40,22 @@ final class SubtitleTrackCues: Sendable {
     /// Segment `index` cut at `boundaries` (segmented mode) with header map `map`, or nil when there is no such segment.
     func segmentFile(_ index: Int, boundaries: [Int64], map: SegmentMap = .document) -> TaggedBody? {
         file(index, boundaries: boundaries, map: map) { document in
-            guard let segment = document.segment(index, boundaries: boundaries) else { return nil }
-            switch map {
-            case .document: return segment.serialized()
-            case .part(let partMap): return segment.settingTimestampMap(partMap, keepExisting: false).serialized()
-            case .none: return segment.removingTimestampMap().serialized()
-            }
+            document.segment(index, boundaries: boundaries).map { Self.serialized($0, map: map) }
+        }
+    }
+
+    /// Live segment `sequence`: the cues shown in `[start, end)` with header map `map`, kept by sequence number.
+    func windowFile(_ sequence: Int, start: Int64, end: Int64, map: SegmentMap) -> TaggedBody? {
+        file(sequence, boundaries: [start, end], map: map) { document in
+            document.segment(0, boundaries: [start, end]).map { Self.serialized($0, map: map) }
+        }
+    }
+
+    private static func serialized(_ segment: WebVTTDocument, map: SegmentMap) -> [UInt8] {
+        switch map {
+        case .document: return segment.serialized()
+        case .part(let partMap): return segment.settingTimestampMap(partMap, keepExisting: false).serialized()
+        case .none: return segment.removingTimestampMap().serialized()
         }
     }
 

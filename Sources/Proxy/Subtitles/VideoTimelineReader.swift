@@ -11,6 +11,10 @@ struct VideoTimelineReader: Sendable {
     /// First presentation timestamps (90 kHz) per master.
     let timestamps: MemoryCache<Int64>
     let logger: ProxyLogger
+    /// Live (sliding-window) timelines per master, kept across reloads.
+    let liveClocks = LiveWindowClocks()
+    /// Masters whose playlists were already logged as unreadable in a way that repeats on every read.
+    let notices = OnceNotices()
 
     /// Segment durations and first segment of the master's first variant; nil when it cannot be had,
     /// `failed` when an origin's error status or a failed fetch kept it from us (the next try may succeed).
@@ -23,7 +27,7 @@ struct VideoTimelineReader: Sendable {
             guard (200..<300).contains(fetchedMaster.status) else { return (nil, true) }
             let fetchedMedia: FetchedBody
             if let variant = VariantLocator.firstVariantURI(in: fetchedMaster.body) {
-                guard let variantURL = URLReference.resolve(variant, against: fetchedMaster.finalURL),
+                guard let variantURL = URLReference.resolve(variant, against: fetchedMaster.finalURL, mount: master.mount),
                       fetcher.mayFetchDerived(variantURL, master: master)
                 else { return (nil, false) }
                 (fetchedMedia, _) = try await fetcher.cachedPlaylist(variantURL, kind: "media", for: master, request: request)
@@ -35,7 +39,11 @@ struct VideoTimelineReader: Sendable {
                 return (nil, false)
             }
             let media = try MediaPlaylist.parse(fetchedMedia.body)
-            let timeline = Self.makeTimeline(media, base: fetchedMedia.finalURL)
+            var timeline = Self.makeTimeline(media, base: fetchedMedia.finalURL, mount: master.mount)
+            noteUnreadableTags(timeline, master: master)
+            if timeline.isSlidingWindow {
+                timeline.liveClock = liveClock(for: media, base: fetchedMedia.finalURL, key: key, master: master)
+            }
             // A growing playlist (EVENT or live) is read again once the media playlist's own cache entry
             // (cache.master_ttl_seconds) is stale, so players reloading the subtitle playlist see new segments.
             if timeline.ended {
@@ -50,24 +58,28 @@ struct VideoTimelineReader: Sendable {
         }
     }
 
-    /// The timeline of a parsed variant playlist, its URIs resolved against `base`.
-    static func makeTimeline(_ media: MediaPlaylist, base: String) -> VideoTimeline {
+    /// The timeline of a parsed variant playlist, its URIs resolved against `base` (on a directory
+    /// mount, path-absolute ones against the mount's root, as the player gets them).
+    static func makeTimeline(_ media: MediaPlaylist, base: String, mount: Mount? = nil) -> VideoTimeline {
+        func resolve(_ uri: String) -> String? { URLReference.resolve(uri, against: base, mount: mount) }
         let first = media.segments.first
         var parts: [VideoPart] = []
         for (index, segment) in media.segments.enumerated() where index == 0 || segment.discontinuity {
             parts.append(VideoPart(
                 firstSegment: index,
-                segmentURL: URLReference.resolve(segment.uri, against: base),
-                initSegmentURL: segment.mapURI.flatMap { URLReference.resolve($0, against: base) }
+                segmentURL: resolve(segment.uri),
+                initSegmentURL: segment.mapURI.flatMap(resolve)
             ))
         }
         return VideoTimeline(
             durations: media.segments.map(\.duration),
             playlistType: media.playlistType,
-            firstSegmentURL: first.flatMap { URLReference.resolve($0.uri, against: base) },
-            initSegmentURL: first?.mapURI.flatMap { URLReference.resolve($0, against: base) },
+            firstSegmentURL: first.flatMap { resolve($0.uri) },
+            initSegmentURL: first?.mapURI.flatMap(resolve),
             parts: parts,
             discontinuitySequence: media.discontinuitySequence,
+            mediaSequence: media.mediaSequence,
+            unreadableTags: media.unreadableTags,
             leadingDiscontinuity: first?.discontinuity ?? false,
             targetDuration: media.targetDuration,
             // RFC 8216 §4.3.3.5: a VOD playlist cannot change, whether or not it ends in ENDLIST.
@@ -100,7 +112,17 @@ struct VideoTimelineReader: Sendable {
         // A later part's PTS is keyed by its first segment, not its number: in a sliding window the
         // numbers shift as old parts leave, the segment stays what it is.
         let key = part == 0 ? firstKey : MemoryCacheKey.make(master.url, target: master, request: request, qualifiers: ["part", segmentURL])
-        if part > 0, let hit = timestamps.value(for: key) { return (hit, false, "read earlier from the video's \(which) (cached)") }
+        let initURL = videoPart?.initSegmentURL ?? timeline.initSegmentURL
+        return try await segmentStart(master, segmentURL: segmentURL, initURL: initURL, key: key, part: part, request: request)
+    }
+
+    /// The first presentation timestamp of the segment at `segmentURL` (with its init segment for fMP4),
+    /// cached under `key`; `part` names it in log lines. The same fallbacks as `presentationStart`.
+    func segmentStart(
+        _ master: OriginTarget, segmentURL: String, initURL: String?, key: String, part: Int, request: HTTPRequest
+    ) async throws -> (ticks: Int64?, transient: Bool, source: String) {
+        let which = part == 0 ? "first segment" : "first segment of part \(part)"
+        if let hit = timestamps.value(for: key) { return (hit, false, "read earlier from the video's \(which) (cached)") }
         guard fetcher.mayFetchDerived(segmentURL, master: master) else { return (nil, false, "none: the \(which)'s host may not be fetched") }
         let shownURL = logger.isEnabled(.debug) ? ProxyLogger.redactedURL(segmentURL) : ""
         do {
@@ -109,7 +131,7 @@ struct VideoTimelineReader: Sendable {
             guard (200..<300).contains(segment.status) else { return (nil, true, "none: segment \(shownURL) answered \(segment.status)") }
             let ticks: Int64
             let source: String
-            if let initURL = videoPart?.initSegmentURL ?? timeline.initSegmentURL, fetcher.mayFetchDerived(initURL, master: master) {
+            if let initURL, fetcher.mayFetchDerived(initURL, master: master) {
                 let (initSegment, _) = try await fetcher.fetch(initURL, kind: "segment", maxBytes: limit, mount: master.mount, request: request)
                 guard (200..<300).contains(initSegment.status) else { return (nil, true, "none: init segment answered \(initSegment.status)") }
                 ticks = try FragmentedMP4Reader.firstPTS(initSegment: initSegment.body, mediaSegment: segment.body)
