@@ -89,6 +89,18 @@ import Testing
         }
     }
 
+    @Test func theBackendsTracksAreTakenLiterallyWithoutCaptureSubstitution() async throws {
+        let sources = try SubtitleSourceOrigin()
+        let answer = #"{"tracks": [{"id": "en", "name": "English {asset}", "language": "en", "source": "\#(sources.baseURL)/subs/vod-ts/en.vtt"}]}"#
+        let backend = try TestOrigin(routes: ["/api/assets/vod-ts/subtitles": Self.json(answer)])
+        defer { backend.stop() }
+        try await Self.withBackend(Self.config(), backendURL: backend.url(""), sources: sources) { proxy in
+            let renditions = subtitleRenditions(try await proxy.get("/origin/vod-ts/master.m3u8"))
+            #expect(renditions.count == 1)
+            #expect(renditions.first?.contains(#"NAME="English {asset}""#) == true)
+        }
+    }
+
     @Test func noClientOrMountHeaderReachesTheBackendOnlyItsTracksHeaders() async throws {
         let sources = try SubtitleSourceOrigin()
         let backend = try TestOrigin(routes: ["/api/assets/vod-ts/subtitles": Self.json(Self.answer(sources: sources.baseURL, asset: "vod-ts"))])
