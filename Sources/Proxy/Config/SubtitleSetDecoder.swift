@@ -116,14 +116,22 @@ enum SubtitleSetDecoder {
                     reader.report(fieldPath, "a capture may not stand in the source's host: the request path would choose where the proxy connects")
                     continue
                 }
-                for name in template.captureNames {
-                    guard let position = masters.firstIndex(where: { !$0.captureNames.contains(name) }) else { continue }
-                    let which = mastersGiven ? "masters[\(position)]" : "the default masters pattern"
-                    reader.report(fieldPath, "uses {\(name)}, which \(which) \(ConfigReader.quoted(masters[position].pattern)) does not define")
-                    break
+                if let problem = undefinedCapture(in: template, masters: masters, mastersGiven: mastersGiven) {
+                    reader.report(fieldPath, problem)
                 }
             }
         }
+    }
+
+    /// "uses {name}, which masters[i] ... does not define" for the first capture of `template` that a
+    /// pattern of `masters` lacks; nil when every pattern defines every capture.
+    private static func undefinedCapture(in template: Template, masters: [PathPattern], mastersGiven: Bool) -> String? {
+        for name in template.captureNames {
+            guard let position = masters.firstIndex(where: { !$0.captureNames.contains(name) }) else { continue }
+            let which = mastersGiven ? "masters[\(position)]" : "the default masters pattern"
+            return "uses {\(name)}, which \(which) \(ConfigReader.quoted(masters[position].pattern)) does not define"
+        }
+        return nil
     }
 
     /// Each capture `tracks_url` uses must be defined by every pattern of `masters`, as for track sources:
@@ -139,11 +147,8 @@ enum SubtitleSetDecoder {
             reader.report(fieldPath, error.reason)
             return
         }
-        for name in template.captureNames {
-            guard let position = masters.firstIndex(where: { !$0.captureNames.contains(name) }) else { continue }
-            let which = mastersGiven ? "masters[\(position)]" : "the default masters pattern"
-            reader.report(fieldPath, "uses {\(name)}, which \(which) \(ConfigReader.quoted(masters[position].pattern)) does not define")
-            return
+        if let problem = undefinedCapture(in: template, masters: masters, mastersGiven: mastersGiven) {
+            reader.report(fieldPath, problem)
         }
     }
 
