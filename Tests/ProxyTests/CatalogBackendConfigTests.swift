@@ -1,3 +1,4 @@
+import Foundation
 @testable import Proxy
 import Testing
 
@@ -18,6 +19,16 @@ import Testing
     ])
     func aCaptureTheTracksURLUsesButAPatternDoesNotDefineIsAnErrorByFieldPath(fields: String, expected: String) {
         #expect(ConfigTestSupport.problems(Self.set(fields)) == [expected])
+    }
+
+    @Test func checkConfigExplainsAnUndefinedTracksURLCaptureByItsField() async throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("tracks-url-\(UUID().uuidString).json").path
+        let json = Self.set(#""masters": ["/vod/*/master.m3u8"], "tracks_url": "http://backend/api/{asset}/subtitles""#)
+        try Data(json.utf8).write(to: URL(fileURLWithPath: path))
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let result = try await RunningProcess.run(["--check-config", "--config", path])
+        #expect(result.status == 1)
+        #expect(result.out.contains(#"subtitles[0].tracks_url: uses {asset}, which masters[0] "/vod/*/master.m3u8" does not define"#))
     }
 
     @Test func aCaptureEveryPatternDefinesIsAccepted() throws {
