@@ -37,7 +37,7 @@ struct TrackResolver: Sendable {
         if logger.isEnabled(.debug), resolved.tracks.count != tracks.count || !choices.isEmpty {
             logger.debug("resolved tracks", [
                 ("path", master.proxyPath), ("set", set.name), ("tracks", resolved.tracks.map(\.id).joined(separator: ",")),
-                ("configured", String(tracks.count)),
+                ("configured", String(tracks.count)), ("from", backendTracks == nil ? "config" : "tracks_url"),
             ])
         }
         return resolved
