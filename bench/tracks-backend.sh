@@ -8,24 +8,25 @@
 #
 #   bench/tracks-backend.sh                                        # this tree's release build
 #   PROXY_BIN=/path/to/hls-subtitle-proxy bench/tracks-backend.sh  # any other build
-#   REQUESTS=500 DURATION=5 ROUNDS=5 CONNECTIONS=16 SKIP_BUILD=1 bench/tracks-backend.sh
+#   REQUESTS=500 DURATION=5 ROUNDS=5 CONNECTIONS=16 SKIP_BUILD=1 PORT_BASE=21600 bench/tracks-backend.sh
 #
 # The origin and the backend are one small Python HTTP/1.1 server (keep-alive, Content-Length) on
 # loopback: the fixture VOD under /assets/a1/, the backend's answer at /api/assets/a1/subtitles.
 # Needs the merged build, where `masters` captures (`{asset}`) fill `tracks_url`: with a build that
 # does not wire `tracks_url` into the master yet, it says so and exits 3 before measuring.
-# Ports 21200-21213 on loopback.
+# Ports PORT_BASE+1 to PORT_BASE+13 on loopback (PORT_BASE=21200 unless set).
 set -euo pipefail
 
 REQUESTS=${REQUESTS:-300}
 DURATION=${DURATION:-5}
 ROUNDS=${ROUNDS:-3}
 CONNECTIONS=${CONNECTIONS:-16}
-ORIGIN_PORT=21201
-STATIC_COLD=21210
-BACKEND_COLD=21211
-STATIC_CACHED=21212
-BACKEND_CACHED=21213
+PORT_BASE=${PORT_BASE:-21200}
+ORIGIN_PORT=$((PORT_BASE + 1))
+STATIC_COLD=$((PORT_BASE + 10))
+BACKEND_COLD=$((PORT_BASE + 11))
+STATIC_CACHED=$((PORT_BASE + 12))
+BACKEND_CACHED=$((PORT_BASE + 13))
 
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 WORK=$(mktemp -d /tmp/tracks-backend.XXXXXX)

@@ -97,7 +97,7 @@ extension TrackBackend {
             decoded.tracks.append(
                 TrackConfig(
                     id: id, track: draft.track, source: draft.source, format: draft.format, offset: draft.offset,
-                    mode: draft.mode, segmentDuration: draft.segmentDuration, mpegts: draft.mpegts))
+                    mode: draft.mode, segmentDuration: draft.segmentDuration, mpegts: draft.mpegts, optional: draft.optional))
         }
         return decoded
     }

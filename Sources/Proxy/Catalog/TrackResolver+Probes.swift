@@ -35,7 +35,7 @@ extension TrackResolver {
         let failedTTL = min(config.cache.fallbackTTL, tracksTTL)
         return try await probes.exists(key) { [self] in
             do {
-                let status = try await probeStatus(url, track: track, master: master, request: request)
+                let status = try await probeStatus(url, track: track, set: set, master: master, request: request)
                 let exists = (200..<300).contains(status)
                 logger.debug("optional track probe", [
                     ("set", set.name), ("track", track.id), ("url", ProxyLogger.redactedURL(url)), ("status", String(status)),
@@ -56,17 +56,21 @@ extension TrackResolver {
     }
 
     /// HEAD, then GET when the origin refuses HEAD: the status that says whether the source exists.
-    private func probeStatus(_ url: String, track: TrackConfig, master: OriginTarget, request: HTTPRequest) async throws -> Int {
+    private func probeStatus(_ url: String, track: TrackConfig, set: SubtitleSet, master: OriginTarget, request: HTTPRequest) async throws -> Int {
         // An absolute source URL in the config is the operator's; a relative one follows the master's host.
-        let operatorNamed = URLReference.origin(of: track.source) != nil
+        // A backend's source is held to the embedded rules, as its fetch will be.
+        let operatorNamed = track.provenance == .configured && URLReference.origin(of: track.source) != nil
+        let backendSourceHosts = track.provenance == .backend ? set.sourceHosts : nil
         let maxBytes = config.limits.maxSubtitleBytes
         do {
             let (head, _) = try await fetcher.fetch(
-                url, kind: "probe", maxBytes: maxBytes, mount: master.mount, request: request, operatorNamed: operatorNamed, method: .head)
+                url, kind: "probe", maxBytes: maxBytes, mount: master.mount, request: request, operatorNamed: operatorNamed,
+                backendSourceHosts: backendSourceHosts, method: .head)
             // RFC 9110 §9.3.2 asks every server to support HEAD, but some refuse it.
             guard head.status == 405 || head.status == 501 else { return head.status }
             let (get, _) = try await fetcher.fetch(
-                url, kind: "probe", maxBytes: maxBytes, mount: master.mount, request: request, operatorNamed: operatorNamed, method: .get)
+                url, kind: "probe", maxBytes: maxBytes, mount: master.mount, request: request, operatorNamed: operatorNamed,
+                backendSourceHosts: backendSourceHosts, method: .get)
             return get.status
         } catch OriginError.notFoundFile {
             return 404

@@ -10,6 +10,8 @@ struct TrackResolver: Sendable {
     let fetcher: OriginFetcher
     /// Answers of optional tracks' probes.
     let probes: SourceProbes
+    /// Tracks from sets' `tracks_url`: one per handler, so its cache and single flight serve every request.
+    let backend: TrackBackend
 
     init(config: ProxyConfig, logger: ProxyLogger, fetcher: OriginFetcher) {
         self.config = config
@@ -17,22 +19,25 @@ struct TrackResolver: Sendable {
         self.fetcher = fetcher
         // An answer is a key and a flag: a small share of the memory budget holds thousands.
         probes = SourceProbes(maxBytes: max(0, config.cache.maxBytes / 64))
+        backend = TrackBackend(config: config, origin: fetcher.origin, logger: logger, metrics: fetcher.metrics, resolver: fetcher.resolver)
     }
 
     /// The set's tracks for one master request: captures substituted, optional tracks whose source is
     /// absent dropped, the player's choices applied.
     func resolve(_ set: SubtitleSet, master: OriginTarget, request: HTTPRequest) async throws -> ResolvedTracks {
-        // Dynamic tracks: a list of tracks from elsewhere (a backend) replaces `set.tracks` here,
-        // before substitution and probing, so it goes through the same steps as configured ones.
-        let tracks = set.tracks
-        let substituted = substitutingCaptures(in: tracks, set: set, master: master)
+        // Dynamic tracks: the backend's answer replaces `set.tracks`. Its tracks are literal (no capture
+        // substitution: the request path must not fill in what a backend wrote); probes and choices apply.
+        // A failed backend leaves the set's static tracks, possibly none.
+        let backendTracks = await backendTracks(set, master: master)
+        let tracks = backendTracks ?? set.tracks
+        let substituted = backendTracks ?? substitutingCaptures(in: tracks, set: set, master: master)
         let present = try await droppingAbsentOptionalTracks(substituted, set: set, master: master, request: request)
         let choices = PlayerChoices(query: splitTarget(master.proxyTarget).query)
         let resolved = ResolvedTracks(tracks: choices.isEmpty ? present : choices.applied(to: present))
         if logger.isEnabled(.debug), resolved.tracks.count != tracks.count || !choices.isEmpty {
             logger.debug("resolved tracks", [
                 ("path", master.proxyPath), ("set", set.name), ("tracks", resolved.tracks.map(\.id).joined(separator: ",")),
-                ("configured", String(tracks.count)),
+                ("configured", String(tracks.count)), ("from", backendTracks == nil ? "config" : "tracks_url"),
             ])
         }
         return resolved
@@ -47,11 +52,7 @@ struct TrackResolver: Sendable {
         guard tracks.contains(where: { Template.mayHaveCaptures($0.source) || Template.mayHaveCaptures($0.track.name) }) else {
             return tracks
         }
-        let rawPath = splitTarget(master.proxyTarget).path
-        let captures = set.masters.lazy
-            .filter { !$0.captureNames.isEmpty && $0.matches(master.proxyPath) }
-            .compactMap { $0.captures(inRawPath: Substring(rawPath)) }
-            .first ?? [:]
+        let captures = captures(of: set, master: master)
         var substituted: [TrackConfig] = []
         for var track in tracks {
             guard let source = Self.substitute(track.source, captures), let name = Self.substitute(track.track.name, captures) else {
@@ -74,6 +75,16 @@ struct TrackResolver: Sendable {
             ])
         }
         return substituted.enumerated().filter { !dropped.contains($0.offset) }.map(\.element)
+    }
+
+    /// The captures of the set's first templated pattern that matches the master's path, as the request
+    /// spelled them (still percent-encoded); none when no templated pattern matches.
+    func captures(of set: SubtitleSet, master: OriginTarget) -> [String: Substring] {
+        let rawPath = splitTarget(master.proxyTarget).path
+        return set.masters.lazy
+            .filter { !$0.captureNames.isEmpty && $0.matches(master.proxyPath) }
+            .compactMap { $0.captures(inRawPath: Substring(rawPath)) }
+            .first ?? [:]
     }
 
     /// `text` with its captures substituted; itself when it has none; nil when a capture is missing.

@@ -61,6 +61,9 @@ enum SubtitleSetDecoder {
             }
         }
         let backend = backendFields(members, at: path, in: &reader)
+        if let url = backend.tracksURL {
+            checkURLCaptures(url, at: path.key("tracks_url"), masters: masters, mastersGiven: members["masters"] != nil, in: &reader)
+        }
         let tracks = trackConfigs(members["tracks"], at: path.key("tracks"), required: !backend.hasURL, in: &reader)
         if case .array(let elements)? = members["tracks"] {
             checkCaptures(elements, tracksPath: path.key("tracks"), masters: masters, mastersGiven: members["masters"] != nil, in: &reader)
@@ -113,13 +116,39 @@ enum SubtitleSetDecoder {
                     reader.report(fieldPath, "a capture may not stand in the source's host: the request path would choose where the proxy connects")
                     continue
                 }
-                for name in template.captureNames {
-                    guard let position = masters.firstIndex(where: { !$0.captureNames.contains(name) }) else { continue }
-                    let which = mastersGiven ? "masters[\(position)]" : "the default masters pattern"
-                    reader.report(fieldPath, "uses {\(name)}, which \(which) \(ConfigReader.quoted(masters[position].pattern)) does not define")
-                    break
+                if let problem = undefinedCapture(in: template, masters: masters, mastersGiven: mastersGiven) {
+                    reader.report(fieldPath, problem)
                 }
             }
+        }
+    }
+
+    /// "uses {name}, which masters[i] ... does not define" for the first capture of `template` that a
+    /// pattern of `masters` lacks; nil when every pattern defines every capture.
+    private static func undefinedCapture(in template: Template, masters: [PathPattern], mastersGiven: Bool) -> String? {
+        for name in template.captureNames {
+            guard let position = masters.firstIndex(where: { !$0.captureNames.contains(name) }) else { continue }
+            let which = mastersGiven ? "masters[\(position)]" : "the default masters pattern"
+            return "uses {\(name)}, which \(which) \(ConfigReader.quoted(masters[position].pattern)) does not define"
+        }
+        return nil
+    }
+
+    /// Each capture `tracks_url` uses must be defined by every pattern of `masters`, as for track sources:
+    /// whichever pattern claims a request, the backend URL is filled in whole.
+    private static func checkURLCaptures(
+        _ url: String, at fieldPath: ConfigPath, masters: [PathPattern], mastersGiven: Bool, in reader: inout ConfigReader
+    ) {
+        guard Template.mayHaveCaptures(url) else { return }
+        let template: Template
+        do {
+            template = try Template(parsing: url)
+        } catch {
+            reader.report(fieldPath, error.reason)
+            return
+        }
+        if let problem = undefinedCapture(in: template, masters: masters, mastersGiven: mastersGiven) {
+            reader.report(fieldPath, problem)
         }
     }
 

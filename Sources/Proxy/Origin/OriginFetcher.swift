@@ -39,14 +39,18 @@ struct OriginFetcher: Sendable {
         return originRequest
     }
 
-    /// Fetches one origin URL, timing it for the latency histogram.
+    /// Fetches one origin URL, timing it for the latency histogram. `backendSourceHosts` is set for a
+    /// source a `tracks_url` named: the hosts (besides `embedded.allow_hosts`) it and its redirects may use.
     func fetch(
         _ url: String, kind: String, maxBytes: Int, mount: Mount?, request: HTTPRequest, extraHeaders: HTTPHeaders = HTTPHeaders(),
-        operatorNamed: Bool = false, method: HTTPMethod = .get
+        operatorNamed: Bool = false, backendSourceHosts: [HostPattern]? = nil, method: HTTPMethod = .get
     ) async throws -> (FetchedBody, Double) {
         var originRequest = makeOriginRequest(url, method: method, mount: mount, request: request, maxBodyBytes: maxBytes)
         originRequest.everyHopHeaders = extraHeaders
-        vetRedirects(&originRequest, embedded: mount == nil)
+        let backendRules = backendSourceHosts.map {
+            ProxyConfig.EmbeddedOrigins(allowHosts: config.embedded.allowHosts + $0, allowPrivateNetworks: config.embedded.allowPrivateNetworks)
+        }
+        vetRedirects(&originRequest, embedded: mount == nil || backendRules != nil, rules: backendRules)
         if case .directory(let root) = mount?.origin, url.hasPrefix("file:") {
             do {
                 originRequest.fileDirectory = try mountDirectories.directory(root: root)
@@ -54,7 +58,15 @@ struct OriginFetcher: Sendable {
                 throw OriginError.notFoundFile
             }
         }
-        if !operatorNamed, let host = URLReference.host(of: url), !isOnMountOrigin(url) {
+        if let backendRules {
+            // A backend is not the operator (SPEC "SSRF"): its source is held to the embedded rules now, at
+            // fetch time, whatever the host resolved to when the answer was read, and connects to exactly
+            // the addresses vetted here (DNS rebinding). IP literals on either list count as vetted.
+            guard let host = URLReference.host(of: url), backendRules.allowHosts.contains(where: { $0.matches(host) }) else {
+                throw ProxyError.forbidden("source host is on neither embedded.allow_hosts nor the set's source_hosts")
+            }
+            originRequest.addresses = try await OriginAddressPolicy(backendRules, resolver: resolver).check(host: host, slots: origin.exchangeSlots)
+        } else if !operatorNamed, let host = URLReference.host(of: url), !isOnMountOrigin(url) {
             // A mount origin or a URL written in the config is the operator's choice; any other host was
             // reached by name from the allowlist (or a playlist), so its resolved addresses are vetted
             // too, and the fetch connects to exactly those.
@@ -100,10 +112,10 @@ struct OriginFetcher: Sendable {
 
     /// Every redirect hop to a host that is not a mount origin is vetted by address (an origin is not
     /// trusted to send us into the local network) and connects to the addresses vetted; in the
-    /// embedded form it must be allowlisted too.
-    func vetRedirects(_ originRequest: inout OriginRequest, embedded: Bool) {
-        let allowHosts = config.embedded.allowHosts
-        let policy = addressPolicy
+    /// embedded form it must be allowlisted too. `rules` replaces `embedded` for a backend-named source.
+    func vetRedirects(_ originRequest: inout OriginRequest, embedded: Bool, rules: ProxyConfig.EmbeddedOrigins? = nil) {
+        let allowHosts = (rules ?? config.embedded).allowHosts
+        let policy = rules.map { OriginAddressPolicy($0, resolver: resolver) } ?? addressPolicy
         let slots = origin.exchangeSlots
         let mountOrigins = Set(config.mounts.compactMap { mount -> String? in
             if case .http(let base) = mount.origin { return URLReference.origin(of: base) }

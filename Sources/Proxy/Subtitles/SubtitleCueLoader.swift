@@ -48,7 +48,7 @@ struct SubtitleCueLoader: Sendable {
         var unmappedForNow = false
         var mapFromOperator = false
         do {
-            document = try await loadSource(track, master: master, request: request)
+            document = try await loadSource(track, set: set, master: master, request: request)
         } catch let failure as SubtitleSourceFailure {
             logger.log(.warn, "subtitle source unusable; serving an empty track", [
                 ("set", set.name), ("track", track.id), ("reason", failure.reason), ("detail", failure.detail),
@@ -102,7 +102,7 @@ struct SubtitleCueLoader: Sendable {
     /// `WEBVTT` and a blank line: the smallest valid track.
     static var emptyDocument: WebVTTDocument { WebVTTDocument() }
 
-    private func loadSource(_ track: TrackConfig, master: OriginTarget, request: HTTPRequest) async throws -> WebVTTDocument {
+    private func loadSource(_ track: TrackConfig, set: SubtitleSet, master: OriginTarget, request: HTTPRequest) async throws -> WebVTTDocument {
         guard let url = Self.sourceURL(of: track, master: master) else {
             throw SubtitleSourceFailure(reason: "bad_source", detail: "source URI does not resolve")
         }
@@ -114,10 +114,10 @@ struct SubtitleCueLoader: Sendable {
         let fetched: FetchedBody
         do {
             // An absolute source URL in the config is the operator's; a relative one follows the master's host.
-            let operatorNamed = URLReference.origin(of: track.source) != nil
+            let operatorNamed = track.provenance == .configured && URLReference.origin(of: track.source) != nil
             (fetched, _) = try await fetcher.fetch(
                 url, kind: "subtitle", maxBytes: config.limits.maxSubtitleBytes, mount: master.mount, request: request,
-                operatorNamed: operatorNamed)
+                operatorNamed: operatorNamed, backendSourceHosts: track.provenance == .backend ? set.sourceHosts : nil)
         } catch let shed as OriginError where shed.isShed {
             throw shed
         } catch {

@@ -1,0 +1,29 @@
+import HTTPServer
+
+extension TrackResolver {
+    /// The tracks the set's `tracks_url` gives for this master, each marked `.backend` (held to the
+    /// embedded rules when fetched); nil when the set has no `tracks_url` or the backend failed, so the
+    /// set's static tracks are listed instead (README "Tracks from the app's backend": failure never
+    /// breaks playback). TrackBackend logs and counts its own failures, once per fetch.
+    func backendTracks(_ set: SubtitleSet, master: OriginTarget) async -> [TrackConfig]? {
+        guard let template = set.tracksURL else { return nil }
+        // Config validation makes every pattern of the set define the URL's captures; a URL that still
+        // misses one is never sent half-filled.
+        guard let url = Self.substitute(template, captures(of: set, master: master)) else {
+            logger.log(.warn, "tracks backend not asked: its URL's captures are not in the request path", [
+                ("path", master.proxyPath), ("set", set.name),
+            ])
+            return nil
+        }
+        switch await backend.tracks(url: url, set: set, masterURL: master.url) {
+        case .tracks(let tracks, _):
+            return tracks.map { track in
+                var track = track
+                track.provenance = .backend
+                return track
+            }
+        case .failed:
+            return nil
+        }
+    }
+}
