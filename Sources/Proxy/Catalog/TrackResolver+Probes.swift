@@ -58,15 +58,18 @@ extension TrackResolver {
     /// HEAD, then GET when the origin refuses HEAD: the status that says whether the source exists.
     private func probeStatus(_ url: String, track: TrackConfig, master: OriginTarget, request: HTTPRequest) async throws -> Int {
         // An absolute source URL in the config is the operator's; a relative one follows the master's host.
-        let operatorNamed = URLReference.origin(of: track.source) != nil
+        // Sources from anywhere else are vetted by address, as their fetch will be.
+        let operatorNamed = track.provenance == .configured && URLReference.origin(of: track.source) != nil
         let maxBytes = config.limits.maxSubtitleBytes
         do {
             let (head, _) = try await fetcher.fetch(
-                url, kind: "probe", maxBytes: maxBytes, mount: master.mount, request: request, operatorNamed: operatorNamed, method: .head)
+                url, kind: "probe", maxBytes: maxBytes, mount: master.mount, request: request, operatorNamed: operatorNamed, method: .head,
+                sourceProvenance: track.provenance)
             // RFC 9110 §9.3.2 asks every server to support HEAD, but some refuse it.
             guard head.status == 405 || head.status == 501 else { return head.status }
             let (get, _) = try await fetcher.fetch(
-                url, kind: "probe", maxBytes: maxBytes, mount: master.mount, request: request, operatorNamed: operatorNamed, method: .get)
+                url, kind: "probe", maxBytes: maxBytes, mount: master.mount, request: request, operatorNamed: operatorNamed, method: .get,
+                sourceProvenance: track.provenance)
             return get.status
         } catch OriginError.notFoundFile {
             return 404

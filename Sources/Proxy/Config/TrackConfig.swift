@@ -19,6 +19,7 @@ public struct TrackConfig: Sendable, Hashable {
     public var segmentDuration: Double
     /// X-TIMESTAMP-MAP MPEGTS value (90 kHz ticks) to use instead of the one read from the video.
     public var mpegts: Int64?
+    var provenance: TrackProvenance = .configured
     /// Listed only when its source exists (`optional`): probed when the master is built.
     public var optional: Bool = false
 

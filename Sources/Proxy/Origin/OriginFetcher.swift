@@ -42,11 +42,13 @@ struct OriginFetcher: Sendable {
     /// Fetches one origin URL, timing it for the latency histogram.
     func fetch(
         _ url: String, kind: String, maxBytes: Int, mount: Mount?, request: HTTPRequest, extraHeaders: HTTPHeaders = HTTPHeaders(),
-        operatorNamed: Bool = false, method: HTTPMethod = .get
+        operatorNamed: Bool = false, method: HTTPMethod = .get, sourceProvenance: TrackProvenance? = nil
     ) async throws -> (FetchedBody, Double) {
         var originRequest = makeOriginRequest(url, method: method, mount: mount, request: request, maxBodyBytes: maxBytes)
         originRequest.everyHopHeaders = extraHeaders
-        vetRedirects(&originRequest, embedded: mount == nil)
+        // A signed token's source, and every redirect of its fetch: no allowlisted literal opens internal space.
+        let policy = sourceProvenance == .signed ? addressPolicy.ignoringListedAddresses() : addressPolicy
+        vetRedirects(&originRequest, embedded: mount == nil, policy: policy)
         if case .directory(let root) = mount?.origin, url.hasPrefix("file:") {
             do {
                 originRequest.fileDirectory = try mountDirectories.directory(root: root)
@@ -58,7 +60,7 @@ struct OriginFetcher: Sendable {
             // A mount origin or a URL written in the config is the operator's choice; any other host was
             // reached by name from the allowlist (or a playlist), so its resolved addresses are vetted
             // too, and the fetch connects to exactly those.
-            originRequest.addresses = try await addressPolicy.check(host: host, slots: origin.exchangeSlots)
+            originRequest.addresses = try await policy.check(host: host, slots: origin.exchangeSlots)
         }
         let started = MonotonicTime.now()
         defer { metrics.recordOriginFetch(kind: kind, seconds: Self.milliseconds(started.duration(to: .now())) / 1000) }
@@ -101,9 +103,9 @@ struct OriginFetcher: Sendable {
     /// Every redirect hop to a host that is not a mount origin is vetted by address (an origin is not
     /// trusted to send us into the local network) and connects to the addresses vetted; in the
     /// embedded form it must be allowlisted too.
-    func vetRedirects(_ originRequest: inout OriginRequest, embedded: Bool) {
+    func vetRedirects(_ originRequest: inout OriginRequest, embedded: Bool, policy: OriginAddressPolicy? = nil) {
         let allowHosts = config.embedded.allowHosts
-        let policy = addressPolicy
+        let policy = policy ?? addressPolicy
         let slots = origin.exchangeSlots
         let mountOrigins = Set(config.mounts.compactMap { mount -> String? in
             if case .http(let base) = mount.origin { return URLReference.origin(of: base) }

@@ -114,10 +114,11 @@ struct SubtitleCueLoader: Sendable {
         let fetched: FetchedBody
         do {
             // An absolute source URL in the config is the operator's; a relative one follows the master's host.
-            let operatorNamed = URLReference.origin(of: track.source) != nil
+            // Sources from anywhere else are vetted by address at fetch time, by their provenance's rules.
+            let operatorNamed = track.provenance == .configured && URLReference.origin(of: track.source) != nil
             (fetched, _) = try await fetcher.fetch(
                 url, kind: "subtitle", maxBytes: config.limits.maxSubtitleBytes, mount: master.mount, request: request,
-                operatorNamed: operatorNamed)
+                operatorNamed: operatorNamed, sourceProvenance: track.provenance)
         } catch let shed as OriginError where shed.isShed {
             throw shed
         } catch {
