@@ -229,4 +229,22 @@ import Testing
             #expect(proxy.logLines.contains { $0.contains("subtitle source unusable") && $0.contains("\"set\":\"signed\"") })
         }
     }
+
+    @Test func aTokensOptionalTracksAreProbedUnderTheSignedAddressRules() async throws {
+        try await withProxy(SignedRouteTests.config, environment: Self.environment, resolver: Self.resolver) { proxy in
+            let token = Self.token(master: "/origin/vod-ts/master.m3u8", tracks: [
+                .object(["language": .string("en"), "name": .string("English"), "source": .string("/subtitles/en.vtt"), "optional": .bool(true)]),
+                .object(["language": .string("de"), "name": .string("Deutsch"), "source": .string("/subtitles/none.vtt"), "optional": .bool(true)]),
+                .object(["language": .string("fr"), "name": .string("Français"), "optional": .bool(true),
+                         "source": .string("http://subs.test:\(proxy.origin.port)/subtitles/fr.vtt")]),
+            ])
+            let master = try await proxy.get(Self.master(token))
+            #expect(master.status == 200)
+            // en exists; de answers 404; fr is on a private address a token may not reach, so never asked.
+            #expect(Self.languages(master) == ["en"])
+            #expect(proxy.origin.hits("/subtitles/none.vtt") == 1)
+            #expect(proxy.origin.hits("/subtitles/fr.vtt") == 0)
+            #expect(proxy.logLines.contains { $0.contains("optional track source probe failed") && $0.contains("\"track\":\"fr\"") })
+        }
+    }
 }
