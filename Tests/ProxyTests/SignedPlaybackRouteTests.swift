@@ -1,5 +1,6 @@
 import Foundation
 import HTTPClient
+import Synchronization
 import TestSupport
 import Testing
 @testable import Proxy
@@ -199,13 +200,20 @@ import Testing
         }
     }
 
-    @Test func withAllowPrivateNetworksASignedSourceOnAPrivateAddressIsFetched() async throws {
+    @Test func withAllowPrivateNetworksASignedSourceOnAPrivateAddressIsFetchedFromTheAddressChecked() async throws {
         let config = Self.config(embedded: #""allow_hosts": ["127.0.0.1"], "allow_private_networks": true"#)
-        try await withProxy(config, environment: Self.environment, resolver: Self.resolver) { proxy in
+        let lookups = Atomic<Int>(0)
+        let counting = HostResolver { host throws(HTTPClientError) in
+            if host == "subs.test" { lookups.add(1, ordering: .relaxed) }
+            return try Self.resolver.addresses(of: host)
+        }
+        try await withProxy(config, environment: Self.environment, resolver: counting) { proxy in
             let token = Self.privateSourceToken(proxy)
             let segment = try await proxy.get(SignedURL.path(token: token, resource: .subtitle(trackID: "en", .segment(0))))
             #expect(SubtitleRouteTests.timingLines(segment.text).first == "00:00:00.500 --> 00:00:02.500")
             #expect(proxy.origin.hits("/subtitles/en.vtt") == 1)
+            // One lookup, for the check: the connect goes to the addresses checked (DNS rebinding).
+            #expect(lookups.load(ordering: .relaxed) == 1)
         }
     }
 
