@@ -255,4 +255,17 @@ import Testing
             #expect(proxy.logLines.contains { $0.contains("optional track source probe failed") && $0.contains("\"track\":\"fr\"") })
         }
     }
+
+    @Test func aTokenWhoseMasterIsAMediaPlaylistPassesItOnWithItsURIsAtItsOwnPath() async throws {
+        try await withProxy(SignedRouteTests.config, environment: Self.environment) { proxy in
+            let response = try await proxy.get(Self.master(Self.token(master: "/proxied/vod-fmp4/index.m3u8")))
+            #expect(response.status == 200)
+            #expect(response.header("X-HLS-Proxy-Route") == "playlist")
+            #expect(subtitleRenditions(response).isEmpty)
+            // Relative to the signed URL these would land under the token; they name the playlist's own directory.
+            #expect(response.text.contains(#"#EXT-X-MAP:URI="/proxied/vod-fmp4/init.mp4""#))
+            #expect(Self.variants(response) == ["/proxied/vod-fmp4/seg000.m4s", "/proxied/vod-fmp4/seg001.m4s", "/proxied/vod-fmp4/seg002.m4s"])
+            #expect(try await proxy.get("/proxied/vod-fmp4/seg000.m4s").status == 200)
+        }
+    }
 }
