@@ -4,7 +4,7 @@ import Testing
 @testable import Proxy
 
 /// Signed playback URLs over real sockets: every refusal answered 403 with its reason and counted, a
-/// verified token answered "not wired" until serving is connected, and the longest URL within the
+/// verified token served (SignedPlaybackRouteTests has the details), and the longest URL within the
 /// request-line limit.
 @Suite struct SignedRouteTests {
     static let key = "example-key-do-not-use-0123456789abcdef"
@@ -33,14 +33,19 @@ import Testing
         return metrics.split(separator: "\n").first { $0.hasPrefix("hls_proxy_signed_refusals_total{reason=\"\(reason)\"}") }.map(String.init)
     }
 
-    @Test func aVerifiedMasterAndItsSubtitleURLsAreAnsweredNotWiredYet() async throws {
+    @Test func aVerifiedMasterAndItsSubtitleURLsAreServed() async throws {
         try await Self.withSigningProxy { proxy in
             let token = Self.token()
-            for resource: SignedURL.Resource in [.master, .subtitle(trackID: "en", .playlist), .subtitle(trackID: "fr-cc", .segment(3))] {
-                let response = try await proxy.get(SignedURL.path(token: token, resource: resource))
-                #expect(response.status == 501, "\(resource)")
-                #expect(response.text.contains("signed playback not wired"), "\(response.text)")
-            }
+            let master = try await proxy.get(SignedURL.path(token: token, resource: .master))
+            #expect(master.status == 200, "\(master.text)")
+            #expect(master.text.contains(SignedURL.path(token: token, resource: .subtitle(trackID: "fr-cc", .playlist))))
+            let playlist = try await proxy.get(SignedURL.path(token: token, resource: .subtitle(trackID: "fr-cc", .playlist)))
+            #expect(playlist.status == 200, "\(playlist.text)")
+            let segment = try await proxy.get(SignedURL.path(token: token, resource: .subtitle(trackID: "fr-cc", .segment(2))))
+            #expect(segment.status == 200, "\(segment.text)")
+            #expect(segment.text.hasPrefix("WEBVTT"))
+            // The token lists fr only (`subtitles`): its en track is not served.
+            #expect(try await proxy.get(SignedURL.path(token: token, resource: .subtitle(trackID: "en", .playlist))).status == 404)
         }
     }
 
@@ -79,10 +84,12 @@ import Testing
         try await Self.withSigningProxy { proxy in
             let expired = Self.token(expiresIn: -60)
             #expect(try await proxy.get(SignedURL.path(token: expired, resource: .master)).status == 403)
-            #expect(try await proxy.get(SignedURL.path(token: expired, resource: .subtitle(trackID: "en", .playlist))).status == 501)
+            let inGrace = try await proxy.get(SignedURL.path(token: expired, resource: .subtitle(trackID: "fr-cc", .segment(0))))
+            #expect(inGrace.status == 200)
+            #expect(SubtitleRouteTests.timingLines(inGrace.text).first == "00:00:00.500 --> 00:00:02.500")
             // grace_seconds is 600 in this config.
             let pastGrace = Self.token(expiresIn: -601)
-            let response = try await proxy.get(SignedURL.path(token: pastGrace, resource: .subtitle(trackID: "en", .segment(0))))
+            let response = try await proxy.get(SignedURL.path(token: pastGrace, resource: .subtitle(trackID: "fr-cc", .segment(0))))
             #expect(response.status == 403)
             #expect(response.text.contains("past its grace period"))
         }
@@ -143,9 +150,10 @@ import Testing
             let fitting = token(padding: padding)
             #expect(length(fitting) > limit - 4)
             let atLimit = try await proxy.get(SignedURL.path(token: fitting, resource: .subtitle(trackID: id, .segment(999_999))))
-            #expect(atLimit.status == 501, "\(atLimit.text)")
+            #expect(atLimit.status == 404, "\(atLimit.text)")  // served: its track has no segment 999999
+            #expect(atLimit.text.contains("no subtitle segment"), "\(atLimit.text)")
             let master = try await proxy.get(SignedURL.path(token: fitting, resource: .master))
-            #expect(master.status == 501)
+            #expect(master.status == 200)
             let tooLong = token(padding: padding + 1)
             let refused = try await proxy.get(SignedURL.path(token: tooLong, resource: .master))
             #expect(refused.status == 403)

@@ -58,19 +58,19 @@ extension TrackResolver {
     /// HEAD, then GET when the origin refuses HEAD: the status that says whether the source exists.
     private func probeStatus(_ url: String, track: TrackConfig, set: SubtitleSet, master: OriginTarget, request: HTTPRequest) async throws -> Int {
         // An absolute source URL in the config is the operator's; a relative one follows the master's host.
-        // A backend's source is held to the embedded rules, as its fetch will be.
+        // A backend's source is held to the embedded rules, a signed one to the address rules, as their fetch will be.
         let operatorNamed = track.provenance == .configured && URLReference.origin(of: track.source) != nil
         let backendSourceHosts = track.provenance == .backend ? set.sourceHosts : nil
         let maxBytes = config.limits.maxSubtitleBytes
         do {
             let (head, _) = try await fetcher.fetch(
                 url, kind: "probe", maxBytes: maxBytes, mount: master.mount, request: request, operatorNamed: operatorNamed,
-                backendSourceHosts: backendSourceHosts, method: .head)
+                backendSourceHosts: backendSourceHosts, method: .head, sourceProvenance: track.provenance)
             // RFC 9110 §9.3.2 asks every server to support HEAD, but some refuse it.
             guard head.status == 405 || head.status == 501 else { return head.status }
             let (get, _) = try await fetcher.fetch(
                 url, kind: "probe", maxBytes: maxBytes, mount: master.mount, request: request, operatorNamed: operatorNamed,
-                backendSourceHosts: backendSourceHosts, method: .get)
+                backendSourceHosts: backendSourceHosts, method: .get, sourceProvenance: track.provenance)
             return get.status
         } catch OriginError.notFoundFile {
             return 404

@@ -70,24 +70,27 @@ public final class ProxyHandler: Sendable {
             config: config, origin: origin, logger: logger, metrics: metrics, playlists: caches.playlists,
             mountDirectories: mountDirectories, resolver: resolver)
         let resolver = TrackResolver(config: config, logger: logger, fetcher: fetcher)
-        self.masters = MasterResponder(
+        let masters = MasterResponder(
             config: config, router: router, fetcher: fetcher, resolver: resolver, rewritten: caches.rewritten, logger: logger,
             cacheControl: "max-age=\(ConfigSeconds.maxAge(config.cache.masterTTL))")
+        self.masters = masters
         let timelines = VideoTimelineReader(
             config: config, fetcher: fetcher, timelines: caches.timelines, timestamps: caches.timestamps, logger: logger)
-        self.subtitles = SubtitleResponder(
+        let subtitles = SubtitleResponder(
             config: config, router: router, resolver: resolver,
             cues: SubtitleCueLoader(
                 config: config, documents: caches.subtitles, loads: caches.subtitleLoads, fetcher: fetcher, timelines: timelines,
                 logger: logger, metrics: metrics),
             timelines: timelines, cacheControl: "max-age=\(ConfigSeconds.maxAge(config.cache.subtitleTTL))")
+        self.subtitles = subtitles
         self.passThrough = PassThroughResponder(
             config: config, router: router, fetcher: fetcher,
             diskCache: diskCache.map { DiskCacheResponder(cache: $0, fetcher: fetcher, logger: logger) })
         self.files = FileResponder(
             mountDirectories: mountDirectories, relocation: MasterRelocation(router: router, mounts: config.mounts),
             maxPlaylistBytes: config.limits.maxPlaylistBytes)
-        self.signed = SignedResponder(config: config, router: router, metrics: metrics, logger: logger)
+        self.signed = SignedResponder(
+            config: config, router: router, metrics: metrics, logger: logger, masters: masters, subtitles: subtitles)
         let cors = CORSPolicy(allowOrigins: config.cors.allowOrigins)
         self.cors = cors
         self.routeFields = ProxyRoute.allCases.map { route in

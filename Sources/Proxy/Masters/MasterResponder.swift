@@ -40,10 +40,13 @@ struct MasterResponder: Sendable {
     /// must name everything that decided the tracks and URIs.
     /// A media playlist is wrapped in a master when the set says so (`wrap_media_playlists`); it and
     /// any other body are otherwise passed on unchanged (SPEC "Classification").
+    /// `answeredElsewhere`: the player fetched it at another URL (a signed one), so relative URIs are made
+    /// path-absolute under the master's own proxy path (`MasterRelocation.anchoringRelativeURIs`).
     func serve(
         _ target: OriginTarget, set: SubtitleSet, tracks: ResolvedTracks, subtitleURI: (TrackConfig) -> String, cacheQualifier: String,
-        request: HTTPRequest
+        request: HTTPRequest, answeredElsewhere: Bool = false
     ) async throws -> RouteResponse {
+        let anchored: ([UInt8]) -> [UInt8] = { answeredElsewhere ? MasterRelocation.anchoringRelativeURIs($0, at: target.proxyTarget) : $0 }
         // The variant of a wrapped master: the media playlist itself, never wrapped again.
         if let media = try wrapper.variantTarget(of: target) {
             return try await wrapper.serveMedia(media, cacheControl: cacheControl, request: request)
@@ -68,7 +71,7 @@ struct MasterResponder: Sendable {
                     ("reason", "a variant's attribute list cannot be edited, so NONE on the others only would disagree (RFC 8216 4.3.4.2)"),
                 ])
             }
-            let rewritten = TaggedBody(bytes)
+            let rewritten = TaggedBody(anchored(bytes))
             logger.debug("classified body", [("path", target.proxyPath), ("set", set.name), ("body", "master"), ("action", "subtitles added")])
             self.rewritten.store(rewritten, for: key, cost: rewritten.bytes.count + 128, ttl: ConfigSeconds.duration(config.cache.masterTTL))
             return RouteResponse(route: .master, response: .makePlaylist(rewritten, cacheControl: cacheControl), originMilliseconds: originMilliseconds)
@@ -80,7 +83,7 @@ struct MasterResponder: Sendable {
             if set.wrapMediaPlaylists, let playlist {
                 do {
                     let media = try MediaPlaylist.parse(fetched.body)
-                    let wrapped = TaggedBody(try await wrapper.wrap(playlist, media: media, fetchedFrom: fetched.finalURL, target: target, set: set, tracks: tracks, subtitleURI: subtitleURI, request: request))
+                    let wrapped = TaggedBody(anchored(try await wrapper.wrap(playlist, media: media, fetchedFrom: fetched.finalURL, target: target, set: set, tracks: tracks, subtitleURI: subtitleURI, request: request)))
                     logger.debug("classified body", [("path", target.proxyPath), ("set", set.name), ("body", "media playlist"), ("action", "wrapped in a master")])
                     self.rewritten.store(wrapped, for: key, cost: wrapped.bytes.count + 128, ttl: ConfigSeconds.duration(config.cache.masterTTL))
                     return RouteResponse(route: .master, response: .makePlaylist(wrapped, cacheControl: cacheControl), originMilliseconds: originMilliseconds)
@@ -97,7 +100,7 @@ struct MasterResponder: Sendable {
                 ("path", target.proxyPath), ("set", set.name),
                 ("body", route == .playlist ? "media playlist" : "not a playlist"), ("action", "passed through"),
             ] + (unwrappedReason.map { [("reason", $0)] } ?? []))
-            return RouteResponse(route: route, response: HTTPResponse(status: .ok, headers: headers, bytes: body), originMilliseconds: originMilliseconds)
+            return RouteResponse(route: route, response: HTTPResponse(status: .ok, headers: headers, bytes: anchored(body)), originMilliseconds: originMilliseconds)
         }
     }
 

@@ -9,13 +9,21 @@ import HTTPServer
 /// name again to connect would let a rebinding DNS server answer differently the second time.
 struct OriginAddressPolicy: Sendable {
     let allowPrivateNetworks: Bool
-    let listedAddresses: Set<IPAddress>
+    private(set) var listedAddresses: Set<IPAddress>
     let resolver: HostResolver
 
     init(_ embedded: ProxyConfig.EmbeddedOrigins, resolver: HostResolver = .system) {
         allowPrivateNetworks = embedded.allowPrivateNetworks
         listedAddresses = Set(embedded.allowHosts.compactMap { IPAddress($0.pattern) })
         self.resolver = resolver
+    }
+
+    /// The same policy with no allowlisted IP literal passing: a signed token's sources reach internal
+    /// space only when `allow_private_networks` says so (docs/signing.md), whatever `allow_hosts` lists.
+    func ignoringListedAddresses() -> OriginAddressPolicy {
+        var strict = self
+        strict.listedAddresses = []
+        return strict
     }
 
     /// Whether a connection to `address` is allowed.

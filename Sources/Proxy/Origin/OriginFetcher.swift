@@ -43,14 +43,17 @@ struct OriginFetcher: Sendable {
     /// source a `tracks_url` named: the hosts (besides `embedded.allow_hosts`) it and its redirects may use.
     func fetch(
         _ url: String, kind: String, maxBytes: Int, mount: Mount?, request: HTTPRequest, extraHeaders: HTTPHeaders = HTTPHeaders(),
-        operatorNamed: Bool = false, backendSourceHosts: [HostPattern]? = nil, method: HTTPMethod = .get
+        operatorNamed: Bool = false, backendSourceHosts: [HostPattern]? = nil, method: HTTPMethod = .get,
+        sourceProvenance: TrackProvenance? = nil
     ) async throws -> (FetchedBody, Double) {
         var originRequest = makeOriginRequest(url, method: method, mount: mount, request: request, maxBodyBytes: maxBytes)
         originRequest.everyHopHeaders = extraHeaders
         let backendRules = backendSourceHosts.map {
             ProxyConfig.EmbeddedOrigins(allowHosts: config.embedded.allowHosts + $0, allowPrivateNetworks: config.embedded.allowPrivateNetworks)
         }
-        vetRedirects(&originRequest, embedded: mount == nil || backendRules != nil, rules: backendRules)
+        // A signed token's source, and every redirect of its fetch: no allowlisted literal opens internal space.
+        let signedPolicy = sourceProvenance == .signed ? addressPolicy.ignoringListedAddresses() : nil
+        vetRedirects(&originRequest, embedded: mount == nil || backendRules != nil, rules: backendRules, policy: signedPolicy)
         if case .directory(let root) = mount?.origin, url.hasPrefix("file:") {
             do {
                 originRequest.fileDirectory = try mountDirectories.directory(root: root)
@@ -70,7 +73,7 @@ struct OriginFetcher: Sendable {
             // A mount origin or a URL written in the config is the operator's choice; any other host was
             // reached by name from the allowlist (or a playlist), so its resolved addresses are vetted
             // too, and the fetch connects to exactly those.
-            originRequest.addresses = try await addressPolicy.check(host: host, slots: origin.exchangeSlots)
+            originRequest.addresses = try await (signedPolicy ?? addressPolicy).check(host: host, slots: origin.exchangeSlots)
         }
         let started = MonotonicTime.now()
         defer { metrics.recordOriginFetch(kind: kind, seconds: Self.milliseconds(started.duration(to: .now())) / 1000) }
@@ -112,10 +115,13 @@ struct OriginFetcher: Sendable {
 
     /// Every redirect hop to a host that is not a mount origin is vetted by address (an origin is not
     /// trusted to send us into the local network) and connects to the addresses vetted; in the
-    /// embedded form it must be allowlisted too. `rules` replaces `embedded` for a backend-named source.
-    func vetRedirects(_ originRequest: inout OriginRequest, embedded: Bool, rules: ProxyConfig.EmbeddedOrigins? = nil) {
+    /// embedded form it must be allowlisted too. `rules` replaces `embedded` for a backend-named source;
+    /// `policy` replaces the address policy (a signed token's sources).
+    func vetRedirects(
+        _ originRequest: inout OriginRequest, embedded: Bool, rules: ProxyConfig.EmbeddedOrigins? = nil, policy: OriginAddressPolicy? = nil
+    ) {
         let allowHosts = (rules ?? config.embedded).allowHosts
-        let policy = rules.map { OriginAddressPolicy($0, resolver: resolver) } ?? addressPolicy
+        let policy = policy ?? rules.map { OriginAddressPolicy($0, resolver: resolver) } ?? addressPolicy
         let slots = origin.exchangeSlots
         let mountOrigins = Set(config.mounts.compactMap { mount -> String? in
             if case .http(let base) = mount.origin { return URLReference.origin(of: base) }

@@ -31,7 +31,12 @@ enum SignedPayloadDecoder {
             return .failure(SignedTokenRefusal(.malformed, "malformed token: \(Sanitized.text("\(problem.path): \(problem.message)", limit: 200))"))
         }
         let tracksPath = ConfigPath.root.key("tracks")
-        let tracks = SubtitleSetDecoder.trackConfigs(members["tracks"], at: tracksPath, in: &reader)
+        // The signer named these sources: fetched as signed ones are (never into internal space unless allowed).
+        let tracks = SubtitleSetDecoder.trackConfigs(members["tracks"], at: tracksPath, in: &reader).map { track in
+            var signed = track
+            signed.provenance = .signed
+            return signed
+        }
         if let problem = reader.problems.first {
             let more = reader.problems.count > 1 ? " (and \(reader.problems.count - 1) more)" : ""
             return .failure(SignedTokenRefusal(.invalidTrack, "invalid track: \(Sanitized.text("\(problem.path): \(problem.message)", limit: 200))\(more)"))

@@ -40,4 +40,38 @@ enum SignedPlayback {
         guard length > requestLineLimit else { return nil }
         return SignedTokenRefusal(.malformed, "malformed token: its subtitle URLs would need a \(length)-byte request line (limit \(requestLineLimit))")
     }
+
+    /// The tracks a token's master lists: the payload's `subtitles` and `default` applied (docs/signing.md),
+    /// then the master request's own `hls_proxy_subtitles` / `hls_proxy_default`, which can only narrow
+    /// the list further. Unknown values are ignored and at most one track stays DEFAULT (RFC 8216
+    /// §4.3.4.1), as `PlayerChoices` does for configured sets.
+    static func listedTracks(_ token: SignedToken, query: String?) -> [TrackConfig] {
+        var signed = PlayerChoices(query: nil)
+        signed.subtitles = token.subtitles
+        signed.defaultTrack = token.defaultTrack
+        let listed = signed.isEmpty ? token.tracks : signed.applied(to: token.tracks)
+        let requested = PlayerChoices(query: query)
+        return requested.isEmpty ? listed : requested.applied(to: listed)
+    }
+
+    /// The set a token's tracks are served as: named `signed` (reserved, so its cues never share a
+    /// cache entry with a configured set's), with the presentation of the configured set that claims
+    /// the master's path, if any (group id, closed captions, wrapping), else the defaults.
+    static func subtitleSet(for master: OriginTarget, config: ProxyConfig) -> SubtitleSet {
+        var set = SubtitleSet(name: SignedURL.reservedSetName, masters: [], tracks: [])
+        if let claiming = config.subtitleSets.first(where: { $0.claims(master.proxyPath) }) {
+            set.groupID = claiming.groupID
+            set.closedCaptionsNone = claiming.closedCaptionsNone
+            set.wrapMediaPlaylists = claiming.wrapMediaPlaylists
+            set.wrapBandwidth = claiming.wrapBandwidth
+        }
+        return set
+    }
+
+    /// What a token's rewritten master is kept under: the token (which names master, tracks and
+    /// choices) and the request's own query. It starts with a letter, a configured set's with a digit,
+    /// so the two never meet.
+    static func cacheQualifier(token: String, query: String?) -> String {
+        "signed:" + token + (query.map { "?" + $0 } ?? "")
+    }
 }

@@ -11,8 +11,13 @@ struct SignedResponder: Sendable {
     let logger: ProxyLogger
     /// Unix seconds now; tests pass their own clock.
     let clock: @Sendable () -> Int64
+    /// The shared serving of masters and subtitles; nil where only verification is wanted (`SignedURLChecking`).
+    let masters: MasterResponder?
+    let subtitles: SubtitleResponder?
+    let config: ProxyConfig
 
     init(config: ProxyConfig, router: RequestRouter, metrics: ProxyMetrics, logger: ProxyLogger,
+         masters: MasterResponder? = nil, subtitles: SubtitleResponder? = nil,
          clock: @escaping @Sendable () -> Int64 = { WallClockTime.currentSecond() }) {
         self.verifier = SignedTokenVerifier(signing: config.signing)
         self.graceSeconds = config.signing.graceSeconds
@@ -20,6 +25,9 @@ struct SignedResponder: Sendable {
         self.metrics = metrics
         self.logger = logger
         self.clock = clock
+        self.masters = masters
+        self.subtitles = subtitles
+        self.config = config
     }
 
     /// A verified request: the token, its master's target and, for a subtitle URL, its track.
@@ -29,10 +37,28 @@ struct SignedResponder: Sendable {
         var track: TrackConfig?
     }
 
+    /// A verified URL served as a configured master and its subtitles are: the token's master fetched
+    /// through its own route (mount or embedded form, so allowlists and confinement apply) and rewritten
+    /// with the token's tracks, its choices applied; its subtitle URIs carry the token, its variant and
+    /// other URIs point at the master's own proxy path. The rewritten master is kept under the token
+    /// (and the request's own choices), never shared with the plain master's entry.
     func serve(_ url: SignedURL, request: HTTPRequest) async throws -> RouteResponse {
-        _ = try verified(url)
-        // Verified; serving goes through the shared track resolution, which is wired in separately.
-        throw ProxyError(.notImplemented, "signed playback not wired")
+        let verified = try verified(url)
+        guard let masters, let subtitles else { throw ProxyError(.notImplemented, "signed playback is only verified here") }
+        let set = SignedPlayback.subtitleSet(for: verified.master, config: config)
+        switch url.resource {
+        case .master:
+            let listed = SignedPlayback.listedTracks(verified.token, query: url.query)
+            let present = try await masters.resolver.droppingAbsentOptionalTracks(listed, set: set, master: verified.master, request: request)
+            let token = url.token
+            return try await masters.serve(
+                verified.master, set: set, tracks: ResolvedTracks(tracks: present),
+                subtitleURI: { SignedURL.path(token: token, resource: .subtitle(trackID: $0.id, .playlist)) },
+                cacheQualifier: SignedPlayback.cacheQualifier(token: token, query: url.query), request: request, answeredElsewhere: true)
+        case .subtitle(_, let resource):
+            guard let track = verified.track else { throw ProxyError.notFound("the signed token has no such track") }
+            return try await subtitles.serve(resource, set: set, track: track, master: verified.master, request: request)
+        }
     }
 
     /// The token checked for this URL, a refusal counted and answered 403, a track the token lacks 404.
@@ -44,7 +70,8 @@ struct SignedResponder: Sendable {
             throw ProxyError(.forbidden, refusal.message)
         case .success(var verified):
             guard case .subtitle(let trackID, _) = url.resource else { return verified }
-            guard let track = verified.token.tracks.first(where: { $0.id == trackID }) else {
+            // Among the tracks its master lists (the payload's `subtitles` applied), as for configured sets.
+            guard let track = SignedPlayback.listedTracks(verified.token, query: nil).first(where: { $0.id == trackID }) else {
                 throw ProxyError(.notFound, "the signed token has no track \"\(trackID)\"")
             }
             verified.track = track

@@ -36,7 +36,8 @@ public struct SignedURLChecking: Sendable {
         case .failure(let refusal):
             return .refused(status: 403, reason: refusal.reason.rawValue)
         case .success(let verified):
-            if case .subtitle(let trackID, _) = url.resource, !verified.token.tracks.contains(where: { $0.id == trackID }) {
+            if case .subtitle(let trackID, _) = url.resource,
+               !SignedPlayback.listedTracks(verified.token, query: nil).contains(where: { $0.id == trackID }) {
                 return .refused(status: 404, reason: nil)
             }
             return .verified(master: verified.token.master, trackIDs: verified.token.tracks.map(\.id))

@@ -117,7 +117,8 @@ struct SubtitleCueLoader: Sendable {
             let operatorNamed = track.provenance == .configured && URLReference.origin(of: track.source) != nil
             (fetched, _) = try await fetcher.fetch(
                 url, kind: "subtitle", maxBytes: config.limits.maxSubtitleBytes, mount: master.mount, request: request,
-                operatorNamed: operatorNamed, backendSourceHosts: track.provenance == .backend ? set.sourceHosts : nil)
+                operatorNamed: operatorNamed, backendSourceHosts: track.provenance == .backend ? set.sourceHosts : nil,
+                sourceProvenance: track.provenance)
         } catch let shed as OriginError where shed.isShed {
             throw shed
         } catch {
