@@ -24,7 +24,7 @@ let package = Package(
         .target(name: "HTTPClient", dependencies: ["HTTPWire", "CSystem"]),
         .target(name: "HLS"),
         .target(name: "Proxy", dependencies: ["HTTPWire", "HTTPServer", "HTTPClient", "HLS"]),
-        .executableTarget(name: "hls-subtitle-proxy", dependencies: ["Proxy", "HTTPServer"]),
+        .executableTarget(name: "hls-subtitle-proxy", dependencies: ["Proxy", "HTTPServer", "HTTPWire"]),
         // Helpers every test target shares: raw-socket client, test origins, waits, fixtures, seeded randomness.
         // The TLS test origins reach HTTPClient's OpenSSL loader with `@testable import`, which debug
         // builds (the only ones tests use) allow from any target.
