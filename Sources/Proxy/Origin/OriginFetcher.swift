@@ -54,7 +54,9 @@ struct OriginFetcher: Sendable {
                 throw OriginError.notFoundFile
             }
         }
-        if !operatorNamed, let host = URLReference.host(of: url), !isOnMountOrigin(url) {
+        if !operatorNamed, !isOnMountOrigin(url) {
+            // The host the connection will use; a URL it cannot name one for is refused, never left unvetted.
+            guard let host = OriginURL.connectionHost(of: url) else { throw OriginError.invalidRequest("no host to connect to") }
             // A mount origin or a URL written in the config is the operator's choice; any other host was
             // reached by name from the allowlist (or a playlist), so its resolved addresses are vetted
             // too, and the fetch connects to exactly those.
@@ -106,16 +108,16 @@ struct OriginFetcher: Sendable {
         let policy = addressPolicy
         let slots = origin.exchangeSlots
         let mountOrigins = Set(config.mounts.compactMap { mount -> String? in
-            if case .http(let base) = mount.origin { return URLReference.origin(of: base) }
+            if case .http(let base) = mount.origin { return OriginURL.connectionOrigin(of: base) }
             return nil
         })
         originRequest.allowRedirect = { target in
-            guard let host = URLReference.host(of: target) else { return false }
+            guard let host = OriginURL.connectionHost(of: target) else { return false }
             return !embedded || allowHosts.contains(where: { $0.matches(host) })
         }
         originRequest.redirectAddresses = { target in
-            if let origin = URLReference.origin(of: target), mountOrigins.contains(origin) { return .resolvedWhenConnecting }
-            guard let host = URLReference.host(of: target) else { return .refused }
+            if let origin = OriginURL.connectionOrigin(of: target), mountOrigins.contains(origin) { return .resolvedWhenConnecting }
+            guard let host = OriginURL.connectionHost(of: target) else { return .refused }
             // The lookup's thread takes an exchange slot, as the first hop's does: none free sheds the
             // request (503). Any other failure (no address, a refused one, no lookup thread) refuses
             // the hop: fail closed.
@@ -161,11 +163,12 @@ struct OriginFetcher: Sendable {
         }
     }
 
-    /// Whether `url` is on the origin of one of the configured http mounts.
+    /// Whether `url` is on the origin of one of the configured http mounts, judged by the endpoint the
+    /// connection uses. file: URLs are confined elsewhere; any other URL without one is not.
     func isOnMountOrigin(_ url: String) -> Bool {
-        guard let origin = URLReference.origin(of: url) else { return true }  // file: URLs are confined elsewhere
+        guard let origin = OriginURL.connectionOrigin(of: url) else { return OriginURL(parsing: url).scheme == "file" }
         return config.mounts.contains { mount in
-            if case .http(let base) = mount.origin { return URLReference.origin(of: base) == origin }
+            if case .http(let base) = mount.origin { return OriginURL.connectionOrigin(of: base) == origin }
             return false
         }
     }
@@ -178,11 +181,12 @@ struct OriginFetcher: Sendable {
             guard case .directory(let root) = master.mount?.origin, let path = FileConfinement.path(fromFileURL: url) else { return false }
             return (try? FileConfinement.checkInside(root: root, path: path)) != nil
         }
-        guard let derivedOrigin = URLReference.origin(of: url) else { return false }
-        if URLReference.origin(of: master.url) == derivedOrigin { return true }
-        if let host = URLReference.host(of: url), config.embedded.allowHosts.contains(where: { $0.matches(host) }) { return true }
+        // Judged by the endpoint the connection uses, as the fetch's vetting is.
+        guard let derivedOrigin = OriginURL.connectionOrigin(of: url) else { return false }
+        if OriginURL.connectionOrigin(of: master.url) == derivedOrigin { return true }
+        if let host = OriginURL.connectionHost(of: url), config.embedded.allowHosts.contains(where: { $0.matches(host) }) { return true }
         return config.mounts.contains { mount in
-            if case .http(let base) = mount.origin { return URLReference.origin(of: base) == derivedOrigin }
+            if case .http(let base) = mount.origin { return OriginURL.connectionOrigin(of: base) == derivedOrigin }
             return false
         }
     }
