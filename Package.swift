@@ -31,6 +31,8 @@ let package = Package(
         .target(name: "TestSupport", dependencies: ["HTTPWire", "HTTPServer", "HTTPClient"], path: "Tests/TestSupport"),
         // HTTPClient only as a tool: a few tests read the server's responses with it.
         .testTarget(name: "HTTPServerTests", dependencies: ["HTTPWire", "HTTPServer", "HTTPClient", "TestSupport"]),
+        // The wire layer's own tests: byte buffer, word-at-a-time escapes, clock and date arithmetic.
+        .testTarget(name: "HTTPWireTests", dependencies: ["HTTPWire", "TestSupport"]),
         .testTarget(name: "HTTPClientTests", dependencies: ["HTTPWire", "HTTPClient", "TestSupport"]),
         .testTarget(name: "HLSTests", dependencies: ["HLS", "TestSupport"]),
         // The executable is a dependency so `swift test` builds it for the command-line tests.
