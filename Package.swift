@@ -24,13 +24,15 @@ let package = Package(
         .target(name: "HTTPClient", dependencies: ["HTTPWire", "CSystem"]),
         .target(name: "HLS"),
         .target(name: "Proxy", dependencies: ["HTTPWire", "HTTPServer", "HTTPClient", "HLS"]),
-        .executableTarget(name: "hls-subtitle-proxy", dependencies: ["Proxy", "HTTPServer"]),
+        .executableTarget(name: "hls-subtitle-proxy", dependencies: ["Proxy", "HTTPServer", "HTTPWire"]),
         // Helpers every test target shares: raw-socket client, test origins, waits, fixtures, seeded randomness.
         // The TLS test origins reach HTTPClient's OpenSSL loader with `@testable import`, which debug
         // builds (the only ones tests use) allow from any target.
         .target(name: "TestSupport", dependencies: ["HTTPWire", "HTTPServer", "HTTPClient"], path: "Tests/TestSupport"),
         // HTTPClient only as a tool: a few tests read the server's responses with it.
         .testTarget(name: "HTTPServerTests", dependencies: ["HTTPWire", "HTTPServer", "HTTPClient", "TestSupport"]),
+        // The wire layer's own tests: byte buffer, word-at-a-time escapes, clock and date arithmetic.
+        .testTarget(name: "HTTPWireTests", dependencies: ["HTTPWire", "TestSupport"]),
         .testTarget(name: "HTTPClientTests", dependencies: ["HTTPWire", "HTTPClient", "TestSupport"]),
         .testTarget(name: "HLSTests", dependencies: ["HLS", "TestSupport"]),
         // The executable is a dependency so `swift test` builds it for the command-line tests.

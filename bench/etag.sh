@@ -3,7 +3,7 @@
 # Before this change a synthesized response cost nothing for it; now a cached master pays it once
 # when stored, and a subtitle playlist or WebVTT file (made per request) pays it per response.
 # Process CPU time, best of 5 per size.
-# Usage: bench/etag.sh              this tree's Sources/Proxy/Cache/SHA256.swift (about 15 s)
+# Usage: bench/etag.sh              this tree's Sources/Proxy/Signing/SHA256.swift (about 15 s)
 #        bench/etag.sh REV          also the SHA256.swift of git revision REV, printed first ("before")
 set -eu
 cd "$(dirname "$0")/.."
@@ -15,11 +15,12 @@ run() {
     "$out/etag-bench"
 }
 if [ $# -gt 0 ]; then
-    # Revisions before the folder layout kept the file at Sources/Proxy/SHA256.swift.
-    git show "$1:Sources/Proxy/Cache/SHA256.swift" > "$out/SHA256.swift" 2>/dev/null \
+    # Older revisions kept the file in Cache/, and before the folder layout in Sources/Proxy.
+    git show "$1:Sources/Proxy/Signing/SHA256.swift" > "$out/SHA256.swift" 2>/dev/null \
+        || git show "$1:Sources/Proxy/Cache/SHA256.swift" > "$out/SHA256.swift" 2>/dev/null \
         || git show "$1:Sources/Proxy/SHA256.swift" > "$out/SHA256.swift"
     echo "before ($1):"
     run "$out/SHA256.swift"
     echo "after (this tree):"
 fi
-run Sources/Proxy/Cache/SHA256.swift
+run Sources/Proxy/Signing/SHA256.swift

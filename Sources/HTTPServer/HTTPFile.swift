@@ -67,6 +67,24 @@ public final class HTTPFile: Sendable {
         }
         return bytes
     }
+
+    /// Reads an open descriptor that need not be a regular file (standard input, a pipe) until end of
+    /// file, EINTR retried: Foundation's `readDataToEndOfFile` traps on an interrupted read. Throws
+    /// when a read fails, and on EAGAIN (a non-blocking descriptor with nothing yet is not an end).
+    public static func readToEnd(descriptor: Int32) throws(HTTPServerError) -> [UInt8] {
+        var bytes: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 64 * 1024)
+        while true {
+            let want = chunk.count
+            switch SystemCall.perform({ chunk.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress, want) } }) {
+            case .done(let read):
+                if read == 0 { return bytes }
+                bytes.append(contentsOf: chunk[..<min(read, want)])
+            case .wouldBlock: throw HTTPServerError.system("read", errno: EAGAIN)
+            case .failed(let code): throw HTTPServerError.system("read", errno: code)
+            }
+        }
+    }
 }
 
 extension HTTPServerError {

@@ -14,7 +14,7 @@ public enum ByteSearch {
 
     /// Whether the `count` bytes at `a` and at `b` are the same.
     @inlinable
-    public static func equal(_ a: UnsafePointer<UInt8>, _ b: UnsafePointer<UInt8>, count: Int) -> Bool {
+    package static func equal(_ a: UnsafePointer<UInt8>, _ b: UnsafePointer<UInt8>, count: Int) -> Bool {
         memcmp(a, b, count) == 0
     }
 }

@@ -4,7 +4,7 @@
 public enum UTCDateFormat {
     /// `Sun, 06 Nov 1994 08:49:37 GMT` for a Unix time in seconds.
     public static func imfFixdate(_ unixSeconds: Int64) -> [UInt8] {
-        // Far beyond any clock, where the year would not fit gmtime's int: the epoch, as before.
+        // Far beyond any clock, where the year would not fit gmtime's int: the epoch.
         guard unixSeconds.magnitude < 67_000_000_000_000_000 else { return Array("Thu, 01 Jan 1970 00:00:00 GMT".utf8) }
         let days = unixSeconds.floorDivided(by: 86_400)
         let secondOfDay = Int(unixSeconds - days * 86_400)

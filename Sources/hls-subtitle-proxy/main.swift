@@ -1,5 +1,6 @@
 import Foundation
 import HTTPServer
+import HTTPWire
 import Proxy
 
 // The thin executable: arguments and environment in, a running proxy (or one offline action) out.
@@ -13,6 +14,15 @@ func printError(_ message: String) {
 func fail(_ message: String, status: Int32) -> Never {
     printError(message)
     exit(status)
+}
+
+/// Standard input to its end, through the file layer's read loop (EINTR retried), or a failure.
+func readStandardInput() -> [UInt8] {
+    do {
+        return try HTTPFile.readToEnd(descriptor: 0)
+    } catch {
+        fail("cannot read standard input: \(error)", status: 1)
+    }
 }
 
 let environment = ProcessInfo.processInfo.environment
@@ -77,7 +87,7 @@ case .rewrite(let url, let input):
     let (config, _) = loadConfig()
     let bytes: [UInt8]
     if input == "-" {
-        bytes = Array(FileHandle.standardInput.readDataToEndOfFile())
+        bytes = readStandardInput()
     } else if let data = FileManager.default.contents(atPath: input) {
         bytes = Array(data)
     } else {
@@ -97,13 +107,13 @@ case .sign(let request):
     let (config, _) = loadConfig()
     let bytes: [UInt8]
     if request.tracks == "-" {
-        bytes = Array(FileHandle.standardInput.readDataToEndOfFile())
+        bytes = readStandardInput()
     } else if let data = FileManager.default.contents(atPath: request.tracks) {
         bytes = Array(data)
     } else {
         fail("cannot read \(request.tracks)", status: 1)
     }
-    switch SignCommand.playbackPath(request, tracksJSON: bytes, config: config, now: Int64(Date().timeIntervalSince1970)) {
+    switch SignCommand.playbackPath(request, tracksJSON: bytes, config: config, now: WallClockTime.currentSecond()) {
     case .success(let path):
         print(path)
     case .failure(let failure):

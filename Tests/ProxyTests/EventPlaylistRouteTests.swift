@@ -48,13 +48,12 @@ import TestSupport
     }
 
     /// The subtitle playlist once `condition` holds: asked again until the proxy's master TTL lets the
-    /// new video playlist through (a bounded number of tries, no timing asserted).
+    /// new video playlist through (a wait for that state, no timing asserted).
     static func playlist(_ proxy: ProxyHarness, until condition: (String) -> Bool) async throws -> String {
         var text = ""
-        for _ in 0..<100 {
+        try await eventually("the subtitle playlist reached the state waited for; last:\n\(text)") {
             text = try await proxy.get(path(.playlist)).text
-            if condition(text) { return text }
-            try await Task.sleep(for: .milliseconds(100))
+            return condition(text)
         }
         return text
     }

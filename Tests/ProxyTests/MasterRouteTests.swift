@@ -51,6 +51,28 @@ import Testing
         }
     }
 
+    @Test func aColdMasterCountsOneMasterCacheMissAndItsRepeatOneHit() async throws {
+        try await withProxy { proxy in
+            let master = try await proxy.get("/origin/vod-ts/master.m3u8")
+            #expect(master.header("X-HLS-Proxy-Route") == "master")
+            let cold = try await proxy.get("/metrics").text
+            #expect(Self.sample(cold, #"hls_proxy_cache_misses_total{cache="master"}"#) == 1)
+            #expect(Self.sample(cold, #"hls_proxy_cache_hits_total{cache="master"}"#) == 0)
+            _ = try await proxy.get("/origin/vod-ts/master.m3u8")
+            let warm = try await proxy.get("/metrics").text
+            #expect(Self.sample(warm, #"hls_proxy_cache_misses_total{cache="master"}"#) == 1)
+            #expect(Self.sample(warm, #"hls_proxy_cache_hits_total{cache="master"}"#) == 1)
+        }
+    }
+
+    /// The value of the `/metrics` sample line that starts with `name` (labels included), if any.
+    static func sample(_ text: String, _ name: String) -> Int? {
+        for line in text.split(separator: "\n") where line.hasPrefix(name + " ") {
+            return Int(line.dropFirst(name.count + 1))
+        }
+        return nil
+    }
+
     @Test func rewritingIsServedFromCacheWithinTheTTL() async throws {
         try await withProxy { proxy in
             let first = try await proxy.get("/origin/vod-ts/master.m3u8")

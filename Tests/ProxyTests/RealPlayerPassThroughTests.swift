@@ -1,8 +1,5 @@
 import Foundation
-import HTTPServer
-@testable import HTTPWire
 import Proxy
-import Synchronization
 import TestSupport
 import Testing
 
@@ -16,20 +13,7 @@ import Testing
             return
         }
         let root = RealPlayerTests.repositoryRoot + "/Examples/sample-vod"
-        let refused = LockedBox(0)
-        var originSettings = HTTPServerConfiguration()
-        originSettings.port = 0
-        let origin = HTTPServer(configuration: originSettings) { request in
-            guard request.headers["Authorization"] == "Bearer sample-token" else {
-                refused.withLock { $0 += 1 }
-                return HTTPResponse(status: HTTPStatus(code: 403), bytes: Array("no token\n".utf8))
-            }
-            guard !request.path.contains(".."), let data = FileManager.default.contents(atPath: root + request.path) else {
-                return HTTPResponse(status: .notFound)
-            }
-            return HTTPResponse(status: .ok, bytes: Array(data))
-        }
-        try origin.start()
+        let origin = try FixtureOrigin(root: root, requiredHeader: (name: "Authorization", value: "Bearer sample-token"))
         let json = """
             { "mounts": { "sample": { "origin": "http://127.0.0.1:\(origin.port)", "segments": "proxy",
                                       "inject_headers": { "Authorization": "Bearer ${TOKEN}" } } },
@@ -46,10 +30,10 @@ import Testing
             "-nostdin", "-v", "error", "-i", "http://127.0.0.1:\(origin.port)/master.m3u8", "-f", "null", "-",
         ])
         await service.stop()
-        await origin.stop(gracePeriod: .milliseconds(100))
+        await origin.stop()
         #expect(decoded.status == 0, "ffmpeg through the proxy failed: \(decoded.errors)")
         #expect(direct.status != 0, "the origin should refuse a player without the token")
         // Exactly the direct attempt was refused: nothing the proxy fetched lacked the token.
-        #expect(refused.withLock { $0 } == 1)
+        #expect(origin.refusals == 1)
     }
 }

@@ -19,15 +19,16 @@ public final class FixtureOrigin: Sendable {
         var faults: [String: Fault] = [:]
         var hits: [String: Int] = [:]
         var lastHeaders: [String: HTTPHeaders] = [:]
+        var refusals = 0
     }
 
     private let state = LockedBox(State())
     private let server: HTTPServer
 
-    /// Starts serving Tests/Fixtures on a free port.
-    public init() throws {
+    /// Starts serving `root` (Tests/Fixtures unless given) on a free port. With `requiredHeader`, every
+    /// request without that field and value is refused with 403 and counted in `refusals`.
+    public init(root: String = Fixtures.directory.path, requiredHeader: (name: String, value: String)? = nil) throws {
         let state = self.state
-        let root = Fixtures.directory.path
         var configuration = HTTPServerConfiguration()
         configuration.port = 0
         server = HTTPServer(configuration: configuration) { request in
@@ -35,6 +36,10 @@ public final class FixtureOrigin: Sendable {
                 state.hits[request.path, default: 0] += 1
                 state.lastHeaders[request.path] = request.headers
                 return state.faults[request.path]
+            }
+            if let requiredHeader, request.headers[requiredHeader.name] != requiredHeader.value {
+                state.withLock { $0.refusals += 1 }
+                return HTTPResponse(status: .forbidden, bytes: Array("forbidden\n".utf8))
             }
             switch fault {
             case .status(let code):
@@ -68,6 +73,8 @@ public final class FixtureOrigin: Sendable {
     public func setFault(_ path: String, _ fault: Fault?) { state.withLock { $0.faults[path] = fault } }
     /// Requests seen for `path`.
     public func hits(_ path: String) -> Int { state.withLock { $0.hits[path] ?? 0 } }
+    /// Requests refused for lacking the required header.
+    public var refusals: Int { state.withLock { $0.refusals } }
     /// The headers of the last request for `path`.
     public func lastHeaders(_ path: String) -> HTTPHeaders? { state.withLock { $0.lastHeaders[path] } }
 

@@ -1,6 +1,6 @@
 // Cost of the strong ETag on a synthesized body: SHA-256 of its bytes, as `EntityTag.make` does.
 // A cached master pays it once per store; a subtitle playlist or WebVTT file, made per request,
-// pays it per response. Built with -O from Sources/Proxy/Cache/SHA256.swift by bench/etag.sh.
+// pays it per response. Built with -O from Sources/Proxy/Signing/SHA256.swift by bench/etag.sh.
 // Process CPU time, best of 5 runs per size: on a shared machine wall time mostly measures the others.
 import Glibc
 

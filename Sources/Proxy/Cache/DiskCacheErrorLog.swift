@@ -1,4 +1,5 @@
 import Foundation
+import HTTPWire
 import Synchronization
 
 /// Disk errors of one cache directory: counted by operation for `/metrics`, and logged at warn the
@@ -33,11 +34,17 @@ final class DiskCacheErrorLog: Sendable {
 
     /// An error in words, without the file's name (that is in the directory logged beside it).
     static func describe(_ error: any Error) -> String {
-        if let posix = error as? POSIXError { return String(cString: strerror(posix.code.rawValue)) }
+        if let posix = error as? POSIXError { return errnoText(posix.code.rawValue) }
         let nsError = error as NSError
-        if let underlying = nsError.userInfo[NSUnderlyingErrorKey] as? NSError, underlying.domain == NSPOSIXErrorDomain {
-            return String(cString: strerror(Int32(underlying.code)))
+        if let underlying = nsError.userInfo[NSUnderlyingErrorKey] as? NSError, underlying.domain == NSPOSIXErrorDomain,
+           let code = Int32(exactly: underlying.code) {
+            return errnoText(code)
         }
         return nsError.localizedDescription
+    }
+
+    /// errno in words through the wire layer's one errno naming, its symbol when the C library has no text.
+    private static func errnoText(_ code: Int32) -> String {
+        SystemCall.message(errno: code) ?? SystemCall.name(errno: code)
     }
 }

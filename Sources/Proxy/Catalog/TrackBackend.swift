@@ -50,7 +50,7 @@ struct TrackBackend: Sendable {
     /// may replace it); the client adds Host and User-Agent.
     static func requestHeaders(_ set: SubtitleSet) -> HTTPHeaders {
         var headers = HTTPHeaders()
-        headers.add(name: "Accept", value: "application/json")
+        headers.add(.accept, "application/json")
         for header in set.tracksHeaders { headers[header.name] = header.value }
         return headers
     }

@@ -27,7 +27,8 @@ struct MasterResponder: Sendable {
             return try await wrapper.serveMedia(media, cacheControl: cacheControl, request: request)
         }
         let qualifier = Self.cacheQualifier(set: set, target: target)
-        if let cached = cachedMaster(target, cacheQualifier: qualifier, request: request) { return cached }
+        // Spares resolving tracks on a hit; a miss is counted once, by the check in the serve below.
+        if let cached = cachedMaster(target, cacheQualifier: qualifier, request: request, countingMiss: false) { return cached }
         let tracks = try await resolver.resolve(set, master: target, request: request)
         return try await serve(
             target, set: set, tracks: tracks,

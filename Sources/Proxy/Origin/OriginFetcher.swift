@@ -65,11 +65,14 @@ struct OriginFetcher: Sendable {
             // A backend is not the operator (SPEC "SSRF"): its source is held to the embedded rules now, at
             // fetch time, whatever the host resolved to when the answer was read, and connects to exactly
             // the addresses vetted here (DNS rebinding). IP literals on either list count as vetted.
-            guard let host = URLReference.host(of: url), backendRules.allowHosts.contains(where: { $0.matches(host) }) else {
+            guard let host = OriginURL.connectionHost(of: url) else { throw OriginError.invalidRequest("no host to connect to") }
+            guard backendRules.allowHosts.contains(where: { $0.matches(host) }) else {
                 throw ProxyError.forbidden("source host is on neither embedded.allow_hosts nor the set's source_hosts")
             }
             originRequest.addresses = try await OriginAddressPolicy(backendRules, resolver: resolver).check(host: host, slots: origin.exchangeSlots)
-        } else if !operatorNamed, let host = URLReference.host(of: url), !isOnMountOrigin(url) {
+        } else if !operatorNamed, !isOnMountOrigin(url) {
+            // The host the connection will use; a URL it cannot name one for is refused, never left unvetted.
+            guard let host = OriginURL.connectionHost(of: url) else { throw OriginError.invalidRequest("no host to connect to") }
             // A mount origin or a URL written in the config is the operator's choice; any other host was
             // reached by name from the allowlist (or a playlist), so its resolved addresses are vetted
             // too, and the fetch connects to exactly those.
@@ -124,16 +127,16 @@ struct OriginFetcher: Sendable {
         let policy = policy ?? rules.map { OriginAddressPolicy($0, resolver: resolver) } ?? addressPolicy
         let slots = origin.exchangeSlots
         let mountOrigins = Set(config.mounts.compactMap { mount -> String? in
-            if case .http(let base) = mount.origin { return URLReference.origin(of: base) }
+            if case .http(let base) = mount.origin { return OriginURL.connectionOrigin(of: base) }
             return nil
         })
         originRequest.allowRedirect = { target in
-            guard let host = URLReference.host(of: target) else { return false }
+            guard let host = OriginURL.connectionHost(of: target) else { return false }
             return !embedded || allowHosts.contains(where: { $0.matches(host) })
         }
         originRequest.redirectAddresses = { target in
-            if let origin = URLReference.origin(of: target), mountOrigins.contains(origin) { return .resolvedWhenConnecting }
-            guard let host = URLReference.host(of: target) else { return .refused }
+            if let origin = OriginURL.connectionOrigin(of: target), mountOrigins.contains(origin) { return .resolvedWhenConnecting }
+            guard let host = OriginURL.connectionHost(of: target) else { return .refused }
             // The lookup's thread takes an exchange slot, as the first hop's does: none free sheds the
             // request (503). Any other failure (no address, a refused one, no lookup thread) refuses
             // the hop: fail closed.
@@ -179,11 +182,12 @@ struct OriginFetcher: Sendable {
         }
     }
 
-    /// Whether `url` is on the origin of one of the configured http mounts.
+    /// Whether `url` is on the origin of one of the configured http mounts, judged by the endpoint the
+    /// connection uses. file: URLs are confined elsewhere; any other URL without one is not.
     func isOnMountOrigin(_ url: String) -> Bool {
-        guard let origin = URLReference.origin(of: url) else { return true }  // file: URLs are confined elsewhere
+        guard let origin = OriginURL.connectionOrigin(of: url) else { return OriginURL(parsing: url).scheme == "file" }
         return config.mounts.contains { mount in
-            if case .http(let base) = mount.origin { return URLReference.origin(of: base) == origin }
+            if case .http(let base) = mount.origin { return OriginURL.connectionOrigin(of: base) == origin }
             return false
         }
     }
@@ -196,11 +200,12 @@ struct OriginFetcher: Sendable {
             guard case .directory(let root) = master.mount?.origin, let path = FileConfinement.path(fromFileURL: url) else { return false }
             return (try? FileConfinement.checkInside(root: root, path: path)) != nil
         }
-        guard let derivedOrigin = URLReference.origin(of: url) else { return false }
-        if URLReference.origin(of: master.url) == derivedOrigin { return true }
-        if let host = URLReference.host(of: url), config.embedded.allowHosts.contains(where: { $0.matches(host) }) { return true }
+        // Judged by the endpoint the connection uses, as the fetch's vetting is.
+        guard let derivedOrigin = OriginURL.connectionOrigin(of: url) else { return false }
+        if OriginURL.connectionOrigin(of: master.url) == derivedOrigin { return true }
+        if let host = OriginURL.connectionHost(of: url), config.embedded.allowHosts.contains(where: { $0.matches(host) }) { return true }
         return config.mounts.contains { mount in
-            if case .http(let base) = mount.origin { return URLReference.origin(of: base) == derivedOrigin }
+            if case .http(let base) = mount.origin { return OriginURL.connectionOrigin(of: base) == derivedOrigin }
             return false
         }
     }

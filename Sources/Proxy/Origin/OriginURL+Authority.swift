@@ -20,6 +20,26 @@ extension OriginURL {
         return Endpoint(host: String(parts.host), port: port)
     }
 
+    /// The endpoint a connection to this URL uses: http and https only, with the scheme's default port
+    /// (RFC 9110 §4.2); nil when the client would not connect (`endpoint`'s refusals, any other scheme).
+    var connectionEndpoint: Endpoint? {
+        guard scheme == "http" || scheme == "https" else { return nil }
+        return endpoint(defaultPort: scheme == "https" ? 443 : 80)
+    }
+
+    /// The host a fetch of `url` connects to, lowercased: what address vetting and the allowlist judge,
+    /// read by the parser the connection uses, so no other parse of the URL can name a different host.
+    static func connectionHost(of url: String) -> String? {
+        OriginURL(parsing: url).connectionEndpoint?.host.lowercased()
+    }
+
+    /// `scheme://host:port` of the endpoint a fetch of `url` connects to, lowercased (RFC 6454 §4).
+    static func connectionOrigin(of url: String) -> String? {
+        let parsed = OriginURL(parsing: url)
+        guard let scheme = parsed.scheme, let endpoint = parsed.connectionEndpoint else { return nil }
+        return "\(scheme)://\(endpoint.host.lowercased()):\(endpoint.port)"
+    }
+
     /// Scheme, host and port equal (RFC 6454 §4, case-insensitively for scheme and host, an omitted
     /// port the scheme's default). Only http and https URLs have an origin here; anything else is
     /// the same origin as nothing.

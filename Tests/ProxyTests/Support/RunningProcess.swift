@@ -58,27 +58,25 @@ final class RunningProcess: @unchecked Sendable {
     var standardOutput: String { String(decoding: stdout.withLock { $0 }, as: UTF8.self) }
     var standardError: String { String(decoding: stderr.withLock { $0 }, as: UTF8.self) }
 
-    /// Waits (polling) until stderr contains `text`; nil if it does not within `timeout`.
+    /// Waits until stderr contains `text` or the child exits; nil if it does neither within `timeout`,
+    /// or exits without writing it.
     func waitForError(containing text: String, timeout: Duration = .seconds(20)) async throws -> String? {
-        let deadline = ContinuousClock.now + timeout
-        while ContinuousClock.now < deadline {
-            let current = standardError
-            if current.contains(text) { return current }
-            if !isRunning { return standardError.contains(text) ? standardError : nil }
-            try await Task.sleep(for: .milliseconds(20))
+        do {
+            try await eventually("stderr contains \(text)", timeout: timeout) { standardError.contains(text) || !isRunning }
+        } catch is WaitTimedOut {
+            return nil
         }
-        return nil
+        let current = standardError
+        return current.contains(text) ? current : nil
     }
 
     /// Waits for exit and returns the status; nil if still running after `timeout` (then it is killed).
     func waitForExit(timeout: Duration = .seconds(20)) async throws -> Int32? {
-        let deadline = ContinuousClock.now + timeout
-        while isRunning {
-            if ContinuousClock.now >= deadline {
-                child.send(SIGKILL)
-                return nil
-            }
-            try await Task.sleep(for: .milliseconds(20))
+        do {
+            try await eventually("the child exited", timeout: timeout) { !isRunning }
+        } catch is WaitTimedOut {
+            child.send(SIGKILL)
+            return nil
         }
         // What the child wrote last is read before its output is looked at.
         try await eventually("the child's stdout and stderr reached end of file") { openPipes.withLock { $0 } == 0 }

@@ -1,17 +1,21 @@
 import Foundation
 import HTTPServer
 @testable import HTTPWire
-import TestSupport
 
 /// A real in-process origin for subtitle sources: any path under `/subs/` ending in `/{file}` answers
 /// with Tests/Fixtures/subtitles/{file}, any other path with that file of Tests/Fixtures, unless it is
 /// listed as missing; every request is recorded with its method and its target exactly as sent
 /// (still percent-encoded, query included).
-final class SubtitleSourceOrigin: Sendable {
+public final class SubtitleSourceOrigin: Sendable {
     /// A request as the origin saw it.
-    struct Seen: Sendable, Equatable {
-        var method: String
-        var target: String
+    public struct Seen: Sendable, Equatable {
+        public var method: String
+        public var target: String
+
+        public init(method: String, target: String) {
+            self.method = method
+            self.target = target
+        }
     }
 
     private let seen = LockedBox<[Seen]>([])
@@ -19,7 +23,7 @@ final class SubtitleSourceOrigin: Sendable {
 
     /// `missing`: raw targets answered 404. `headStatus`: the status HEAD gets instead of the file's
     /// head (405 or 501, as origins that refuse HEAD answer). `delay`: how long each answer waits.
-    init(missing: Set<String> = [], headStatus: Int? = nil, delay: Duration? = nil) throws {
+    public init(missing: Set<String> = [], headStatus: Int? = nil, delay: Duration? = nil) throws {
         let seen = self.seen
         let root = Fixtures.directory.path
         var configuration = HTTPServerConfiguration()
@@ -43,36 +47,12 @@ final class SubtitleSourceOrigin: Sendable {
     }
 
     /// `http://127.0.0.1:PORT`.
-    var baseURL: String { "http://127.0.0.1:\(server.port)" }
+    public var baseURL: String { "http://127.0.0.1:\(server.port)" }
 
     /// Requests seen so far, optionally only those with this method.
-    func requests(method: String? = nil) -> [Seen] {
+    public func requests(method: String? = nil) -> [Seen] {
         seen.withLock { all in method.map { wanted in all.filter { $0.method == wanted } } ?? all }
     }
 
-    func stop() async { await server.stop(gracePeriod: .milliseconds(100)) }
-}
-
-/// Runs `body` against a proxy whose config has `SUBS` replaced by a SubtitleSourceOrigin's base URL.
-func withSubtitleSources(
-    _ configJSON: String, sources: SubtitleSourceOrigin, _ body: (ProxyHarness) async throws -> Void
-) async throws {
-    do {
-        try await withProxy(configJSON.replacingOccurrences(of: "SUBS", with: sources.baseURL), body)
-    } catch {
-        await sources.stop()
-        throw error
-    }
-    await sources.stop()
-}
-
-/// The media lines of a master's SUBTITLES renditions.
-func subtitleRenditions(_ master: RawResponse) -> [Substring] {
-    master.text.split(separator: "\n").filter { $0.hasPrefix("#EXT-X-MEDIA:TYPE=SUBTITLES") }
-}
-
-/// The URI attribute of an EXT-X-MEDIA line.
-func renditionURI(_ line: Substring) -> String? {
-    guard let start = line.range(of: "URI=\"") else { return nil }
-    return String(line[start.upperBound...].prefix { $0 != "\"" })
+    public func stop() async { await server.stop(gracePeriod: .milliseconds(100)) }
 }
