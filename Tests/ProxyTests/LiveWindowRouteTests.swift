@@ -285,3 +285,24 @@ import TestSupport
         }
     }
 }
+
+/// The once-per-key notices are bounded: keys can carry client-chosen paths.
+@Suite struct OnceNoticesTests {
+    @Test func aKeyIsFirstOnceThenNotAgain() {
+        let notices = OnceNotices()
+        #expect(notices.isFirst("a"))
+        #expect(!notices.isFirst("a"))
+        #expect(notices.isFirst("b"))
+    }
+
+    @Test func pastItsCapacityTheSetStartsAgainInsteadOfGrowing() {
+        let notices = OnceNotices()
+        #expect(notices.isFirst("kept"))
+        for index in 1..<OnceNotices.capacity { #expect(notices.isFirst("key \(index)")) }
+        // Full: the key first seen is still known until one more new key arrives and the set starts again.
+        #expect(!notices.isFirst("kept"))
+        #expect(notices.isFirst("one more"))
+        #expect(notices.isFirst("kept"))
+        #expect(!notices.isFirst("one more"))
+    }
+}
