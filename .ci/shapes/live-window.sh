@@ -8,15 +8,20 @@
 # MPEGTS + (cue - LOCAL) is the PTS of the video at the cue's authored time (within 0.1 s); ffmpeg (which
 # keeps cue times as written) extracts every cue from its join point to the end, each once, at its
 # authored time; hls.js shows consecutive cues from several reloads, each offset from its authored time by
-# the same whole number of segments (hls.js counts time from the window it joined). Ports 21500-21501,
-# loopback only; about two minutes; stops what it starts.
+# the same whole number of segments (hls.js counts time from the window it joined). Statelessness (SPEC:
+# any instance answers a subtitle URL): a second proxy instance joining later, and a second viewer token,
+# serve every listed segment with the same bytes; the origin 404s segments once they are two behind the
+# window, and with subtitle_ttl_seconds 3 every PTS is read again meanwhile, so a segment mapped from
+# anything but its own listed segment would lose its X-TIMESTAMP-MAP. Cue times follow the nominal
+# contract of docs/requests.md: segment N starts at N x TARGETDURATION (here 2N s, the VOD's timeline).
+# Ports 22000-22002, loopback only; about two minutes; stops what it starts.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 BIN=.build/debug/hls-subtitle-proxy
 [ -x "$BIN" ] || { echo "FAIL live-window: $BIN missing (run swift build)"; exit 1; }
 CLIENTS=../shared/tools/real-clients
 [ -d "$CLIENTS" ] || { echo "FAIL live-window: $CLIENTS not found"; exit 1; }
-PROXY_PORT=21500; ORIGIN_PORT=21501
+PROXY_PORT=22000; ORIGIN_PORT=22001; LATE_PORT=22002
 TOTAL=16; WINDOW=4; STEP=2
 TMP=$(mktemp -d); PIDS=()
 cleanup() { for p in "${PIDS[@]}"; do kill "$p" 2>/dev/null || true; done; rm -rf "$TMP"; }
@@ -48,6 +53,10 @@ class Handler(http.server.SimpleHTTPRequestHandler):
     def log_message(self, *a): pass
     def do_GET(self):
         parts = self.path.split('?')[0].split('/')
+        if len(parts) == 4 and parts[2] == 'v0' and parts[3].startswith('seg') and parts[1] in starts:
+            # A live origin deletes its head: a segment two behind the window is gone.
+            available = min(total, window + int((time.time() - starts[parts[1]]) / step))
+            if int(parts[3][3:6]) < available - window - 1: return self.send_error(404)
         if len(parts) != 4 or parts[2:] != ['v0', 'index.m3u8']: return super().do_GET()
         name = parts[1]
         available = min(total, window + int((time.time() - starts.setdefault(name, time.time())) / step))
@@ -75,10 +84,11 @@ cat > "$TMP/config.json" <<JSON
         { "id": "en", "name": "English", "language": "en", "default": true, "autoselect": true,
           "source": "/subtitles/en.vtt", "mode": "segmented" } ] }
   ],
-  "cache": { "master_ttl_seconds": 1 },
+  "cache": { "master_ttl_seconds": 1, "subtitle_ttl_seconds": 3, "fallback_ttl_seconds": 1 },
   "log_level": "info"
 }
 JSON
+sed "s/\"port\": $PROXY_PORT/\"port\": $LATE_PORT/" "$TMP/config.json" > "$TMP/late.json"
 "$BIN" --config "$TMP/config.json" > "$TMP/proxy.out" 2> "$TMP/proxy.err" & PIDS+=($!)
 B="http://127.0.0.1:$PROXY_PORT"
 for _ in $(seq 100); do curl -fs --max-time 2 "$B/healthz" >/dev/null && break; sleep 0.1; done
@@ -86,7 +96,7 @@ curl -fs --max-time 2 "$B/healthz" >/dev/null || fail "the proxy did not start"
 PTS0=$(ffprobe -v error -show_entries format=start_time -of csv=p=0 "$TMP/live/stream/v0/seg000.ts")
 
 # The subtitle playlist URL of <name>; asking for it starts the window for <name> (origin and proxy both
-# see media sequence 0 first, so the proxy's live clock starts at the VOD's 0).
+# see media sequence 0 first, so segment N is the VOD's segment N, at 2N s on both timelines).
 subtitle_uri() {
   curl -fsS --max-time 10 -o "$TMP/$1-master" "$B/live/$1/master.m3u8" || fail "GET the $1 master"
   uri=$(grep -m1 '^#EXT-X-MEDIA:TYPE=SUBTITLES' "$TMP/$1-master" | sed 's/.*URI="\([^"]*\)".*/\1/')
@@ -96,7 +106,28 @@ subtitle_uri() {
   echo "$uri"
 }
 
-# ---- 1. three reloads, checked line by line ----------------------------------------------------
+# A subtitle segment, checked: MPEGTS + (cue - LOCAL) against the PTS of the video at the cue's authored
+# time, and the cue is the one authored in this segment's window.
+check_segment() {
+  local file=$1 name=$2 n=${2%.vtt}
+  python3 - "$file" "$PTS0" "$n" <<'PY' || fail "segment $name: $(tr '\n' '|' < "$file")"
+import re, sys
+text, pts0, n = open(sys.argv[1]).read(), float(sys.argv[2]), int(sys.argv[3])
+def seconds(t): h, m, s = ('00:' + t).split(':')[-3:]; return int(h) * 3600 + int(m) * 60 + float(s)
+m = re.search(r'X-TIMESTAMP-MAP=MPEGTS:(\d+),LOCAL:([0-9:.]+)', text)
+assert m, 'no X-TIMESTAMP-MAP'
+mpegts, local = int(m[1]), seconds(m[2])
+cues = re.findall(r'([0-9:.]+) --> [0-9:.]+[^\n]*\ncue (\d+)', text)
+assert [int(k) for _, k in cues] == [n], 'cues %s, not cue %d' % (cues, n)
+for start, k in cues:
+    assert abs(seconds(start) - (2 * int(k) + 0.5)) < 0.001, 'cue %s at %s' % (k, start)
+    pts = mpegts + (seconds(start) - local) * 90000
+    want = (pts0 + seconds(start)) * 90000
+    assert abs(pts - want) <= 9000, 'cue %s maps to PTS %d, the video has it at %d' % (k, pts, want)
+PY
+}
+
+# ---- 1. five reloads, checked line by line ----------------------------------------------------
 uri=$(subtitle_uri curl)
 dir=${uri%/*}
 declare -A bodies=()
@@ -116,33 +147,38 @@ for _ in $(seq 60); do
       body=$(cat "$TMP/seg")
       if [ -n "${bodies[$name]:-}" ] && [ "${bodies[$name]}" != "$body" ]; then fail "$name changed between reloads"; fi
       bodies[$name]=$body
-      n=${name%.vtt}
-      # MPEGTS + (cue - LOCAL) against the PTS of the video at the cue's authored time, and the cue is
-      # the one authored in this segment's window.
-      python3 - "$TMP/seg" "$PTS0" "$n" <<'PY' || fail "segment $name: $(python3 -c 'import sys; print(open(sys.argv[1]).read())' "$TMP/seg" | tr '\n' '|')"
-import re, sys
-text, pts0, n = open(sys.argv[1]).read(), float(sys.argv[2]), int(sys.argv[3])
-def seconds(t): h, m, s = ('00:' + t).split(':')[-3:]; return int(h) * 3600 + int(m) * 60 + float(s)
-m = re.search(r'X-TIMESTAMP-MAP=MPEGTS:(\d+),LOCAL:([0-9:.]+)', text)
-assert m, 'no X-TIMESTAMP-MAP'
-mpegts, local = int(m[1]), seconds(m[2])
-cues = re.findall(r'([0-9:.]+) --> [0-9:.]+[^\n]*\ncue (\d+)', text)
-assert [int(k) for _, k in cues] == [n], 'cues %s, not cue %d' % (cues, n)
-for start, k in cues:
-    assert abs(seconds(start) - (2 * int(k) + 0.5)) < 0.001, 'cue %s at %s' % (k, start)
-    pts = mpegts + (seconds(start) - local) * 90000
-    want = (pts0 + seconds(start)) * 90000
-    assert abs(pts - want) <= 9000, 'cue %s maps to PTS %d, the video has it at %d' % (k, pts, want)
-PY
+      check_segment "$TMP/seg" "$name"
     done
     reloads=$((reloads + 1)); last=$seq
     echo "ok   reload at media sequence $seq: subtitle playlist $got(same sequence as the video), every segment mapped to its video PTS"
-    [ $reloads -ge 3 ] && break
+    [ $reloads -ge 5 ] && break
   fi
   sleep 0.5
 done
-[ $reloads -ge 3 ] || fail "saw only $reloads distinct windows"
-echo "ok   three reloads: each subtitle segment kept its bytes ($(echo "${!bodies[@]}" | wc -w) segments checked)"
+[ $reloads -ge 5 ] || fail "saw only $reloads distinct windows"
+echo "ok   five reloads: each subtitle segment kept its bytes ($(echo "${!bodies[@]}" | wc -w) segments checked)"
+
+# ---- 1b. a second instance joining now, and a second viewer token: the same bytes -----------------
+"$BIN" --config "$TMP/late.json" > "$TMP/late.out" 2> "$TMP/late.err" & PIDS+=($!)
+L="http://127.0.0.1:$LATE_PORT"
+for _ in $(seq 100); do curl -fs --max-time 2 "$L/healthz" >/dev/null && break; sleep 0.1; done
+curl -fs --max-time 2 "$L/healthz" >/dev/null || fail "the second proxy did not start"
+curl -fsS --max-time 10 -o "$TMP/token-master" "$B/live/curl/master.m3u8?token=second-viewer" || fail "GET the master with a token"
+token_uri=$(grep -m1 '^#EXT-X-MEDIA:TYPE=SUBTITLES' "$TMP/token-master" | sed 's/.*URI="\([^"]*\)".*/\1/')
+[ -n "$token_uri" ] && [ "$token_uri" != "$uri" ] || fail "the tokened master's subtitle URI is $token_uri"
+curl -fsS --max-time 10 -o "$TMP/late-sub" "$L$uri" || fail "GET $uri from the second instance"
+same=0
+for name in $(grep '^[^#]' "$TMP/late-sub"); do
+  curl -fsS --max-time 10 -o "$TMP/a.vtt" "$B$dir/$name" || fail "GET $name"
+  curl -fsS --max-time 10 -o "$TMP/b.vtt" "$L$dir/$name" || fail "GET $name from the second instance"
+  curl -fsS --max-time 10 -o "$TMP/t.vtt" "$B${token_uri%/*}/$name" || fail "GET $name with a token"
+  cmp -s "$TMP/a.vtt" "$TMP/b.vtt" || fail "$name differs between the two instances: $(tr '\n' '|' < "$TMP/a.vtt") vs $(tr '\n' '|' < "$TMP/b.vtt")"
+  cmp -s "$TMP/a.vtt" "$TMP/t.vtt" || fail "$name differs between two viewer tokens"
+  check_segment "$TMP/b.vtt" "$name"
+  same=$((same + 1))
+done
+[ $same -ge 3 ] || fail "the second instance listed only $same segments"
+echo "ok   a second instance joining at $(sed -n 's/^#EXT-X-MEDIA-SEQUENCE://p' "$TMP/late-sub") and a second viewer token: $same segments byte-identical and mapped"
 
 # ---- 2. ffmpeg: the whole live stream from its join point ----------------------------------------
 subtitle_uri ffmpeg >/dev/null
@@ -189,5 +225,6 @@ print('cues %d to %d, each %.3f s from its authored time (the window hls.js join
 PY
 ) || fail "hls.js: $result"
 echo "ok   hls.js over the sliding window: $result"
-grep -q 'live playlist: subtitle timeline starts at this window' "$TMP/proxy.out" "$TMP/proxy.err" || fail "no log line for the live clock"
+! grep -q 'live subtitle segment served without X-TIMESTAMP-MAP' "$TMP/proxy.out" "$TMP/proxy.err" "$TMP/late.out" "$TMP/late.err" \
+  || fail "a live segment was served unmapped: $(grep -h 'without X-TIMESTAMP-MAP' "$TMP"/*.out "$TMP"/*.err | head -1)"
 echo "live-window: all passed"

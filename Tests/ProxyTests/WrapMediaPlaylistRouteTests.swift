@@ -242,4 +242,26 @@ import Testing
             #expect(first.text.contains("00:00:00.500 --> 00:00:02.500"))
         }
     }
+
+    @Test func pathAbsoluteSegmentURIsOnADirectoryMountAreMeasuredFromTheMountsRoot() async throws {
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("wrap-absolute-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: root.appendingPathComponent("v0"), withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: root) }
+        var playlist = "#EXTM3U\n#EXT-X-VERSION:3\n#EXT-X-TARGETDURATION:4\n#EXT-X-PLAYLIST-TYPE:VOD\n"
+        for index in 0..<3 {
+            try FileManager.default.copyItem(at: Fixtures.url("vod-ts/v0/seg00\(index).ts"), to: root.appendingPathComponent("v0/seg00\(index).ts"))
+            playlist += "#EXTINF:4.000000,\n/v0/seg00\(index).ts\n"
+        }
+        try Data((playlist + "#EXT-X-ENDLIST\n").utf8).write(to: root.appendingPathComponent("v0/index.m3u8"))
+        let json = Self.config.replacingOccurrences(of: #""files": { "origin": "FIXTURES" },"#, with: #""files": { "origin": "FIXTURES" }, "abs": { "origin": "\#(root.path)" },"#)
+            .replacingOccurrences(of: #""/origin/wrap/*.m3u8"]"#, with: #""/origin/wrap/*.m3u8", "/abs/v0/index.m3u8"]"#)
+        try await withProxy(json) { proxy in
+            let response = try await proxy.get("/abs/v0/index.m3u8")
+            #expect(response.header("X-HLS-Proxy-Route") == "master")
+            // Resolved against the mount's root, /v0/seg001.ts is the mount's file: 108664 bytes in 4 s.
+            #expect(Self.lines(response.text) == Self.wrappedLines(
+                master: "/abs/v0/index.m3u8", bandwidth: 108_664 * 8 / 4, variant: "index.m3u8?_hls_proxy=media"))
+            #expect(proxy.logLines.contains { $0.contains(#""bandwidth_source":"measured segment sizes""#) })
+        }
+    }
 }

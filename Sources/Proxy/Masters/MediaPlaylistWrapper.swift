@@ -47,7 +47,8 @@ struct MediaPlaylistWrapper: Sendable {
     /// can be had (a refused host, an error status, no length). Only a shed fetch is thrown.
     private func size(of segment: MediaSegment, finalURL: String, target: OriginTarget, request: HTTPRequest) async throws -> Int? {
         if let range = segment.byteRange { return range.length }
-        guard let url = URLReference.resolve(segment.uri, against: finalURL), fetcher.mayFetchDerived(url, master: target) else { return nil }
+        // A directory mount resolves path-absolute URIs against its root, as the player gets them.
+        guard let url = URLReference.resolve(segment.uri, against: finalURL, mount: target.mount), fetcher.mayFetchDerived(url, master: target) else { return nil }
         do {
             let (answer, _) = try await fetcher.fetch(url, kind: "segment", maxBytes: config.limits.maxProxyBodyBytes, mount: target.mount, request: request, method: .head)
             guard (200..<300).contains(answer.status) else { return nil }

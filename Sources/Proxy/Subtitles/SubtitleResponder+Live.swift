@@ -2,9 +2,14 @@ import HLS
 import HTTPServer
 
 /// Sliding-window (live) videos: the subtitle playlist slides with the video's, its segments numbered
-/// by the video's media sequence numbers (RFC 8216 §6.2.1, §6.3.2), each number naming one cue window
-/// of the live clock (`LiveWindowClock`) for as long as the proxy remembers it. A configured `mpegts`
-/// or a source's own X-TIMESTAMP-MAP is not used there: the parts' anchors map every segment.
+/// by the video's media sequence numbers (RFC 8216 §6.2.1, §6.3.2). Live segment N is a pure function of
+/// what any instance reads from the origin when asked (SPEC: synthesized subtitle URLs are stateless):
+/// N, the target duration T, the first PTS P_N of video segment N read from that segment, and the
+/// track's epoch when it has one (docs/requests.md "Live windows"):
+/// - no epoch: segment N holds the cues of [N×T, (N+1)×T) and maps MPEGTS=P_N to LOCAL=N×T;
+/// - an epoch E (`mpegts` configured, or the source's own X-TIMESTAMP-MAP MPEGTS=E, LOCAL=L): cue time
+///   t_N = L + (P_N − E)/90000 (33-bit PTS wrap taken to the nearest side), segment N holds the cues of
+///   [t_N, t_N + d_N) with d_N its EXTINF, mapping MPEGTS=P_N to LOCAL=t_N.
 extension SubtitleResponder {
     /// The URI of segment `index` of the subtitle playlist: its media sequence number in a live window
     /// (so a reload that drops the head still names the same files), else its index.
@@ -13,41 +18,68 @@ extension SubtitleResponder {
         return { "\(sequence + UInt64($0)).vtt" }
     }
 
-    /// The window's first media sequence number when the subtitle playlist mirrors it: a live window with
-    /// a clock, whose numbers fit a segment URL (`SubtitleURL` reads them as Int).
+    /// The window's first media sequence number when the subtitle playlist mirrors it.
     func liveSequence(of timeline: VideoTimeline?) -> UInt64? {
-        guard let timeline, timeline.liveClock != nil else { return nil }
-        let sequence = timeline.mediaSequence ?? 0
-        guard UInt64(timeline.durations.count) <= UInt64(Int.max) - min(sequence, UInt64(Int.max)) else { return nil }
-        return sequence
+        timeline?.liveFirstSequence
     }
 
-    /// Live segment `sequence`: the cues shown during that segment's span on the live clock, with the
-    /// X-TIMESTAMP-MAP of its part (MPEGTS = the PTS of the part's anchor segment, LOCAL = the anchor's
-    /// start on the clock; RFC 8216 §3.5), the same on every reload. `transient` when a failed fetch
-    /// withheld the PTS.
+    /// Live segment `sequence` (see the type's comment). A number after the window is not listed yet: 404.
+    /// One before it has left the video's playlist, so its PTS cannot be read; like a segment whose PTS
+    /// is unreadable it is served without X-TIMESTAMP-MAP (no epoch: its nominal window's cues; with an
+    /// epoch: no cues, its place unknown), `transient` so it is cached only for the fallback TTL, with a
+    /// warn line.
     func liveSegmentFile(
-        _ sequence: Int, clock: LiveWindowClock, cues: SubtitleTrackCues, master: OriginTarget, request: HTTPRequest
+        _ sequence: Int, timeline: VideoTimeline, first: UInt64, cues: SubtitleTrackCues, set: SubtitleSet, track: TrackConfig,
+        master: OriginTarget, request: HTTPRequest
     ) async throws -> (file: TaggedBody, transient: Bool) {
-        guard sequence >= 0, let span = clock.span(of: UInt64(sequence)) else {
-            throw ProxyError.notFound("no subtitle segment \(sequence)")
+        let missing = ProxyError.notFound("no subtitle segment \(sequence)")
+        guard sequence >= 0, UInt64(sequence) < first + UInt64(timeline.durations.count) else { throw missing }
+        var ticks: Int64?
+        var reason = "the segment has left the video's playlist"
+        var duration = 0.0
+        if UInt64(sequence) >= first {
+            let index = Int(UInt64(sequence) - first)
+            duration = timeline.durations[index]
+            let urls: (segment: String?, initSegment: String?) = timeline.segmentURLs.indices.contains(index) ? timeline.segmentURLs[index] : (nil, nil)
+            if let segmentURL = urls.segment {
+                let start = try await timelines.liveSegmentStart(master, segmentURL: segmentURL, initURL: urls.initSegment, request: request)
+                logger.debug("timestamp map", [
+                    ("sequence", String(sequence)), ("mpegts", start.ticks.map { String($0) } ?? "none"), ("source", start.source),
+                ])
+                ticks = start.ticks
+                reason = start.source
+            } else {
+                reason = "the segment's URI does not resolve"
+            }
         }
-        var map = SubtitleTrackCues.SegmentMap.none
-        var transient = false
-        if let anchor = clock.anchor(of: UInt64(sequence)) {
-            let key = MemoryCacheKey.make(master.url, target: master, request: request, qualifiers: ["live", anchor.uri])
-            let start = try await timelines.segmentStart(
-                master, segmentURL: anchor.uri, initURL: anchor.mapURI, key: key, part: 0, request: request)
-            logger.debug("timestamp map", [
-                ("sequence", String(sequence)), ("anchor", String(anchor.sequence)),
-                ("mpegts", start.ticks.map { String($0) } ?? "none"), ("source", start.source),
-            ])
-            if let ticks = start.ticks { map = .part(TimestampMap(mpegts: ticks, local: anchor.start)) }
-            transient = start.ticks == nil && start.transient
+        let epoch = cues.mapFromOperator ? cues.document.timestampMap : nil
+        let window: (start: Int64, end: Int64)
+        if let epoch {
+            guard let ticks else {
+                warnUnmapped(sequence, reason: reason, set: set, track: track, master: master)
+                guard let empty = cues.windowFile(sequence, start: 0, end: 0, map: .none) else { throw missing }
+                return (empty, true)
+            }
+            window = LiveSegmentTiming.onEpoch(epoch, pts: ticks, duration: duration)
+        } else {
+            // RFC 8216 §4.3.3.1: EXT-X-TARGETDURATION is required; without it, the longest EXTINF rounded up.
+            let longest = timeline.durations.filter(\.isFinite).max() ?? 1
+            let target = timeline.targetDuration ?? Int(min(max(longest, 1), 86_400).rounded(.up))
+            guard let nominal = LiveSegmentTiming.nominal(sequence: UInt64(sequence), targetDuration: target) else { throw missing }
+            window = nominal
         }
-        guard let file = cues.windowFile(sequence, start: span.start, end: span.end, map: map) else {
-            throw ProxyError.notFound("no subtitle segment \(sequence)")
-        }
-        return (file, transient)
+        if ticks == nil { warnUnmapped(sequence, reason: reason, set: set, track: track, master: master) }
+        let map = ticks.map { SubtitleTrackCues.SegmentMap.part(TimestampMap(mpegts: $0, local: window.start)) } ?? .none
+        guard let file = cues.windowFile(sequence, start: window.start, end: window.end, map: map) else { throw missing }
+        return (file, ticks == nil)
+    }
+
+    /// One warn line per live segment (by set, track, master path and number) served without a map.
+    private func warnUnmapped(_ sequence: Int, reason: String, set: SubtitleSet, track: TrackConfig, master: OriginTarget) {
+        guard notices.isFirst("live-unmapped:\(set.name)/\(track.id)/\(master.proxyPath)/\(sequence)") else { return }
+        logger.log(.warn, "live subtitle segment served without X-TIMESTAMP-MAP, cached for the fallback TTL: its video segment's PTS is unreadable", [
+            ("set", set.name), ("track", track.id), ("master", master.proxyPath), ("sequence", String(sequence)),
+            ("reason", reason),
+        ])
     }
 }

@@ -34,8 +34,9 @@ extension SubtitleResponder {
             // RFC 8216 §6.2.1: a playlist's target duration must not change, so one that may grow takes
             // the video's (its segments are the video's, so their EXTINFs fit it).
             minimumTargetDuration: timeline.ended && timeline.playlistType != "EVENT" ? nil : timeline.targetDuration,
-            // RFC 8216 §6.2.1: a sliding window's subtitle playlist slides with it, numbered alike.
-            mediaSequence: liveSequence(of: timeline) ?? 0
+            // RFC 8216 §6.2.1, §6.2.2: the renditions' media sequence numbers agree (a sliding window's
+            // subtitle playlist slides with it; an EVENT or VOD one starts where the video's does).
+            mediaSequence: liveSequence(of: timeline) ?? timeline.mediaSequence ?? 0
         )
     }
 

@@ -62,8 +62,9 @@ struct SubtitleResponder: Sendable {
                 guard index == 0 else { throw ProxyError.notFound("a single-file subtitle track has only segment 0") }
                 file = cues.wholeFile()
             case .segmented:
-                if let timeline, let clock = timeline.liveClock {
-                    (file, partUnmappedForNow) = try await liveSegmentFile(index, clock: clock, cues: cues, master: master, request: request)
+                if let timeline, let first = liveSequence(of: timeline) {
+                    (file, partUnmappedForNow) = try await liveSegmentFile(
+                        index, timeline: timeline, first: first, cues: cues, set: set, track: track, master: master, request: request)
                     break
                 }
                 let (durations, _) = try await windows(for: track, set: set, master: master, timeline: timeline, request: request)

@@ -18,9 +18,9 @@ struct VideoTimeline: Sendable {
     var mediaSequence: UInt64?
     /// The sequence tags the variant wrote unreadably (see `MediaPlaylist.unreadableTags`).
     var unreadableTags: [String] = []
-    /// For a sliding window (live, no EXT-X-PLAYLIST-TYPE): where its segments start on the subtitle
-    /// timeline, kept across reloads (`LiveWindowClock`); nil for VOD and EVENT playlists.
-    var liveClock: LiveWindowClock?
+    /// Every segment's absolute URL and the EXT-X-MAP URL in force for it, in order: a live segment's
+    /// X-TIMESTAMP-MAP is read from its own segment.
+    var segmentURLs: [(segment: String?, initSegment: String?)] = []
     /// Whether EXT-X-DISCONTINUITY precedes the first segment (a window or a programme opening on a splice).
     var leadingDiscontinuity = false
     /// EXT-X-TARGETDURATION of the variant, when given.
@@ -31,6 +31,18 @@ struct VideoTimeline: Sendable {
     /// Whether the video is a sliding window (RFC 8216 §6.2.1): no playlist type, and it may still grow,
     /// or it has already slid (media sequence above 0), so a live stream that ends keeps its numbering.
     var isSlidingWindow: Bool { playlistType == nil && (!ended || (mediaSequence ?? 0) > 0) }
+
+    /// The media sequence number of the first segment when the subtitle playlist slides with the video
+    /// and names its segments by these numbers (RFC 8216 §6.2.1, §6.3.2): a sliding window whose
+    /// sequence tags are readable and whose numbers fit a segment URL (`SubtitleURL` reads them as Int).
+    var liveFirstSequence: UInt64? {
+        guard isSlidingWindow, !unreadableTags.contains(where: { $0.hasPrefix("#EXT-X-MEDIA-SEQUENCE") || $0.hasPrefix("#EXT-X-DISCONTINUITY-SEQUENCE") })
+        else { return nil }
+        // RFC 8216 §4.3.3.2: a missing EXT-X-MEDIA-SEQUENCE means 0.
+        let first = mediaSequence ?? 0
+        guard UInt64(durations.count) <= UInt64(Int.max) - min(first, UInt64(Int.max)) else { return nil }
+        return first
+    }
 
     /// The presentation duration: the EXTINF sum (RFC 8216 §4.3.2.1).
     var duration: Double { durations.reduce(0, +) }

@@ -11,8 +11,6 @@ struct VideoTimelineReader: Sendable {
     /// First presentation timestamps (90 kHz) per master.
     let timestamps: MemoryCache<Int64>
     let logger: ProxyLogger
-    /// Live (sliding-window) timelines per master, kept across reloads.
-    let liveClocks = LiveWindowClocks()
     /// Masters whose playlists were already logged as unreadable in a way that repeats on every read.
     let notices = OnceNotices()
 
@@ -39,11 +37,9 @@ struct VideoTimelineReader: Sendable {
                 return (nil, false)
             }
             let media = try MediaPlaylist.parse(fetchedMedia.body)
-            var timeline = Self.makeTimeline(media, base: fetchedMedia.finalURL, mount: master.mount)
+            let timeline = Self.makeTimeline(media, base: fetchedMedia.finalURL, mount: master.mount)
             noteUnreadableTags(timeline, master: master)
-            if timeline.isSlidingWindow {
-                timeline.liveClock = liveClock(for: media, base: fetchedMedia.finalURL, key: key, master: master)
-            }
+            noteUnnumberedLiveWindow(timeline, master: master)
             // A growing playlist (EVENT or live) is read again once the media playlist's own cache entry
             // (cache.master_ttl_seconds) is stale, so players reloading the subtitle playlist see new segments.
             if timeline.ended {
@@ -80,6 +76,7 @@ struct VideoTimelineReader: Sendable {
             discontinuitySequence: media.discontinuitySequence,
             mediaSequence: media.mediaSequence,
             unreadableTags: media.unreadableTags,
+            segmentURLs: media.segments.map { (resolve($0.uri), $0.mapURI.flatMap(resolve)) },
             leadingDiscontinuity: first?.discontinuity ?? false,
             targetDuration: media.targetDuration,
             // RFC 8216 §4.3.3.5: a VOD playlist cannot change, whether or not it ends in ENDLIST.
@@ -119,7 +116,7 @@ struct VideoTimelineReader: Sendable {
     /// The first presentation timestamp of the segment at `segmentURL` (with its init segment for fMP4),
     /// cached under `key`; `part` names it in log lines. The same fallbacks as `presentationStart`.
     func segmentStart(
-        _ master: OriginTarget, segmentURL: String, initURL: String?, key: String, part: Int, request: HTTPRequest
+        _ master: OriginTarget, segmentURL: String, initURL: String?, key: String, part: Int, request: HTTPRequest, quiet: Bool = false
     ) async throws -> (ticks: Int64?, transient: Bool, source: String) {
         let which = part == 0 ? "first segment" : "first segment of part \(part)"
         if let hit = timestamps.value(for: key) { return (hit, false, "read earlier from the video's \(which) (cached)") }
@@ -145,7 +142,9 @@ struct VideoTimelineReader: Sendable {
         } catch let shed as OriginError where shed.isShed {
             throw shed
         } catch {
-            if part == 0 {
+            if quiet {
+                // The caller writes its own line.
+            } else if part == 0 {
                 logger.log(.warn, "first PTS unavailable; subtitles go without X-TIMESTAMP-MAP", [
                     ("master", master.proxyTarget), ("error", String(describing: error)),
                 ])

@@ -1,0 +1,36 @@
+/// Where live segment N of a sliding window sits on a subtitle track's cue timeline: a pure function of
+/// what any proxy instance reads from the origin when asked (N, EXT-X-TARGETDURATION, the segment's
+/// EXTINF and first PTS), so every instance, every viewer and every restart serve the same file for N.
+///
+/// RFC 8216 §6.2.1, §6.3.2: a segment keeps its media sequence number while listed; §3.5: the
+/// X-TIMESTAMP-MAP of each WebVTT segment maps its cue times to the PTS of the video it plays with.
+public enum LiveSegmentTiming {
+    /// The span `[start, end)` in milliseconds of segment `sequence` on the nominal timeline (no epoch):
+    /// it starts at `sequence × targetDuration` seconds and lasts one target duration. Nil when that
+    /// would pass Int64 milliseconds.
+    public static func nominal(sequence: UInt64, targetDuration: Int) -> (start: Int64, end: Int64)? {
+        let target = Int64(max(1, min(targetDuration, 86_400))) * 1000
+        guard sequence <= UInt64(Int64.max) else { return nil }
+        let (start, overflow) = Int64(sequence).multipliedReportingOverflow(by: target)
+        guard !overflow, start <= Int64.max - target else { return nil }
+        return (start, start + target)
+    }
+
+    /// The span `[start, end)` in milliseconds of a segment whose first PTS is `pts` and whose EXTINF is
+    /// `duration` seconds, when the track's map `epoch` says which cue time PTS `epoch.mpegts` is:
+    /// start = epoch.local + (pts − epoch.mpegts) / 90 ms, the PTS difference taken across a 33-bit wrap.
+    public static func onEpoch(_ epoch: TimestampMap, pts: Int64, duration: Double) -> (start: Int64, end: Int64) {
+        let start = Timestamp.saturatingAdd(epoch.local, nearestTickDelta(from: epoch.mpegts, to: pts) / 90)
+        return (start, Timestamp.saturatingAdd(start, SubtitlePlaylistBuilder.milliseconds(SubtitlePlaylistBuilder.sanitized(duration))))
+    }
+
+    /// `to − from` in 90 kHz ticks modulo 2^33 (ISO/IEC 13818-1 PTS), taken to the nearer side: a PTS
+    /// just past a wrap is a little after the epoch, not 26.5 hours before it.
+    public static func nearestTickDelta(from: Int64, to: Int64) -> Int64 {
+        let modulus: Int64 = 1 << 33
+        // Masked to 33 bits first, so the difference cannot overflow whatever was passed.
+        var delta = ((to & (modulus - 1)) - (from & (modulus - 1))) % modulus
+        if delta < 0 { delta += modulus }
+        return delta >= modulus / 2 ? delta - modulus : delta
+    }
+}
