@@ -5,6 +5,7 @@
 #
 #   bench/compare.sh OLD_BINARY NEW_BINARY        # 5 pairs of 5 s runs
 #   ROUNDS=7 LOGS=on bench/compare.sh A B         # access logs on in both (to files on tmpfs when there is one)
+#   TARGET=/healthz bench/compare.sh A B           # another path than the redirect (the server core alone)
 #
 # The redirect never reaches the origin, so no nginx is needed. wrk must be installed (bench/run.sh
 # installs it).
@@ -18,6 +19,7 @@ DURATION=${DURATION:-5}
 LOGS=${LOGS:-off}
 PORT_A=${PORT_A:-18185}
 PORT_B=${PORT_B:-18186}
+TARGET=${TARGET:-/sample/v0/seg000.ts}
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 WORK=$(mktemp -d /tmp/hls-compare.XXXXXX)
 # Access logs (LOGS=on) go to tmpfs when there is one, as in run.sh: disk writeback would add noise.
@@ -57,7 +59,7 @@ cpu_ticks() { awk '{ print $14 + $15, $14 }' "/proc/$1/stat"; }
 run() { # PORT PID -> "req/s µs_per_request user_µs_per_request"
     local before after out
     read -r -a before <<< "$(cpu_ticks "$2")"
-    out=$(wrk -t1 -c64 -d"${DURATION}s" -s "$ROOT/bench/report.lua" "http://127.0.0.1:$1/sample/v0/seg000.ts" | grep '^RESULT')
+    out=$(wrk -t1 -c64 -d"${DURATION}s" -s "$ROOT/bench/report.lua" "http://127.0.0.1:$1$TARGET" | grep '^RESULT')
     read -r -a after <<< "$(cpu_ticks "$2")"
     read -r -a r <<< "${out#RESULT }"
     awk -v rps="${r[0]}" -v t=$((after[0] - before[0])) -v u=$((after[1] - before[1])) -v us="$TICK_US" -v n="${r[4]}" \

@@ -35,19 +35,15 @@ public struct HTTPRejection: Sendable {
     }
 
     /// The request line and the Origin field, read as far as `head` holds them whole: only complete
-    /// lines are looked at, and nothing here can fail (the head was refused already).
-    mutating func read(head: UnsafeBufferPointer<UInt8>) {
-        var lineStart = 0
-        var index = 0
+    /// lines are looked at, and nothing here can fail (the head was refused already). Off the request
+    /// path (a refused head only), so it reads a bounds-checked copy.
+    mutating func read(head: ArraySlice<UInt8>) {
         var isRequestLine = true
-        while index < head.count {
-            guard head[index] == 0x0A else {
-                index += 1
-                continue
-            }
-            var end = index
-            if end > lineStart, head[end - 1] == 0x0D { end -= 1 }
-            let line = UnsafeBufferPointer(rebasing: head[lineStart..<end])
+        var rest = head
+        while let newline = rest.firstIndex(of: 0x0A) {
+            var line = rest[..<newline]
+            if line.last == 0x0D { line = line.dropLast() }
+            rest = rest[(newline + 1)...]
             if isRequestLine {
                 readRequestLine(line)
                 isRequestLine = false
@@ -56,25 +52,23 @@ public struct HTTPRejection: Sendable {
             } else if let value = Self.value(of: line, named: "origin") {
                 origin = value
             }
-            index += 1
-            lineStart = index
         }
     }
 
     /// `method SP target SP version`: the first two parts, if the line has that shape.
-    private mutating func readRequestLine(_ line: UnsafeBufferPointer<UInt8>) {
+    private mutating func readRequestLine(_ line: ArraySlice<UInt8>) {
         let parts = line.split(separator: 0x20, maxSplits: 2, omittingEmptySubsequences: false)
-        guard parts.count == 3, HTTPSyntax.isToken(UnsafeBufferPointer(rebasing: parts[0])) else { return }
+        guard parts.count == 3, !parts[0].isEmpty, parts[0].allSatisfy(HTTPSyntax.isTokenByte) else { return }
         method = String(decoding: parts[0], as: UTF8.self)
         target = String(decoding: parts[1], as: UTF8.self)
     }
 
     /// The trimmed value of a `name: value` line whose name is `lowercaseName` (any case), else nil.
-    private static func value(of line: UnsafeBufferPointer<UInt8>, named lowercaseName: String) -> String? {
-        let count = lowercaseName.utf8.count
-        guard line.count > count, line[count] == 0x3A else { return nil }
-        for (offset, expected) in lowercaseName.utf8.enumerated() where line[offset] | 0x20 != expected { return nil }
-        var value = line[(count + 1)...]
+    private static func value(of line: ArraySlice<UInt8>, named lowercaseName: String) -> String? {
+        let name = line.prefix(lowercaseName.utf8.count)
+        guard name.count == lowercaseName.utf8.count, line.dropFirst(name.count).first == 0x3A,
+              zip(name, lowercaseName.utf8).allSatisfy({ $0 | 0x20 == $1 }) else { return nil }
+        var value = line.dropFirst(name.count + 1)
         while let byte = value.first, byte == 0x20 || byte == 0x09 { value = value.dropFirst() }
         while let byte = value.last, byte == 0x20 || byte == 0x09 { value = value.dropLast() }
         return String(decoding: value, as: UTF8.self)

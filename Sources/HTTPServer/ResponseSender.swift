@@ -69,10 +69,9 @@ final class ResponseSender {
             rejection.target = request.target
             rejection.origin = request.headers["Origin"]
         } else if let head {
-            rejection.read(head: head)
+            rejection.read(head: Array(head)[...])
         } else if connection.hasBufferedInput {
-            let start = connection.inputStart
-            connection.input.withUnsafeBufferPointer { rejection.read(head: UnsafeBufferPointer(rebasing: $0[start...])) }
+            rejection.read(head: connection.input[connection.inputStart...])
         }
         return rejection
     }
