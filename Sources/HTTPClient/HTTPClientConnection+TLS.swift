@@ -36,12 +36,15 @@ extension HTTPClientConnection {
 
     /// Appends up to `wanted` decrypted bytes to `buffer`; 0 at the end of the TLS stream.
     func receiveSecurely(into buffer: inout [UInt8], wanted: Int, through session: TLSSession) throws(HTTPClientError) -> Int {
-        let space = UnsafeMutableRawBufferPointer(rebasing: scratch[0..<min(wanted, scratch.count)])
+        let room = min(wanted, scratch.count)
         while true {
             // OpenSSL may hold decrypted bytes the socket no longer signals: always read before polling.
-            switch try session.readStep(into: space) {
+            let step = scratch.withUnsafeMutableBytes { space in
+                Result { () throws(HTTPClientError) in try session.readStep(into: UnsafeMutableRawBufferPointer(rebasing: space[0..<room])) }
+            }
+            switch try step.get() {
             case .done(let count):
-                buffer.append(contentsOf: UnsafeRawBufferPointer(rebasing: space[0..<count]))
+                buffer.append(contentsOf: scratch[0..<min(count, room)])
                 return count
             case .closed: return 0
             case .wantRead: try waitUntilReady(Int16(POLLIN), until: deadline, timeoutError: .timeout)

@@ -16,9 +16,9 @@ final class HTTPClientConnection {
     var peer: IPAddress?
     /// The TLS session for an https exchange, set once the handshake is done; nil for plain http.
     var tls: TLSSession?
-    /// Reused receive space, so a read never allocates; raw memory, since zeroing 64 KiB for every
-    /// origin request cost more than the rest of the exchange's own work.
-    let scratch = UnsafeMutableRawBufferPointer.allocate(byteCount: 65_536, alignment: 1)
+    /// Receive space, made once per connection and reused by every read on it (a pooled connection
+    /// keeps it across exchanges).
+    var scratch = [UInt8](repeating: 0, count: 65_536)
 
     init(descriptor: Int32, deadline: MonotonicTime, cancellation: HTTPClientCancellation) {
         self.descriptor = descriptor
@@ -28,7 +28,6 @@ final class HTTPClientConnection {
 
     deinit {
         close()
-        scratch.deallocate()
     }
 
     /// Ends TLS (if any) and closes the socket; safe to call twice, from any thread once no exchange uses it.
@@ -67,9 +66,10 @@ final class HTTPClientConnection {
         let wanted = max(1, min(limit, scratch.count))
         if let tls { return try receiveSecurely(into: &buffer, wanted: wanted, through: tls) }
         while true {
-            switch SystemCall.perform({ Glibc.recv(descriptor, scratch.baseAddress, wanted, 0) }) {
+            let socket = descriptor
+            switch SystemCall.perform({ scratch.withUnsafeMutableBytes { Glibc.recv(socket, $0.baseAddress, wanted, 0) } }) {
             case .done(let count):
-                buffer.append(contentsOf: UnsafeRawBufferPointer(rebasing: scratch[0..<min(count, wanted)]))
+                buffer.append(contentsOf: scratch[0..<min(count, wanted)])
                 return count
             case .wouldBlock: try waitUntilReady(Int16(POLLIN), until: deadline, timeoutError: .timeout)
             case .failed(let code): throw .connectionLost(SystemCall.describe(call: "recv", errno: code))
