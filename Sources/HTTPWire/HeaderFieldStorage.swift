@@ -146,20 +146,26 @@ final class HeaderFieldStorage: @unchecked Sendable {
         return spans[index]
     }
 
-    /// Every line, `name: value` CRLF each, in order; valid while the instance lives.
+    /// Every line, `name: value` CRLF each, in order; valid until the next mutation (a growing append
+    /// moves the block).
     var wire: UnsafeBufferPointer<UInt8> { UnsafeBufferPointer(start: bytes, count: byteCount) }
 
-    /// The name of field `index`; valid while the instance lives.
+    /// The name of field `index`; valid until the next mutation.
     func name(_ index: Int) -> UnsafeBufferPointer<UInt8> {
         let span = span(index)
         return UnsafeBufferPointer(start: bytes + span.start, count: span.nameCount)
     }
 
-    /// The value of field `index`; valid while the instance lives.
+    /// The value of field `index`; valid until the next mutation.
     func value(_ index: Int) -> UnsafeBufferPointer<UInt8> {
         let span = span(index)
         return UnsafeBufferPointer(start: bytes + span.valueStart, count: span.valueCount)
     }
+
+    /// `wire`, `name` and `value` lent to `body` only, so the bytes cannot outlive a mutation.
+    func withWire<R>(_ body: (UnsafeBufferPointer<UInt8>) throws -> R) rethrows -> R { try body(wire) }
+    func withName<R>(_ index: Int, _ body: (UnsafeBufferPointer<UInt8>) throws -> R) rethrows -> R { try body(name(index)) }
+    func withValue<R>(_ index: Int, _ body: (UnsafeBufferPointer<UInt8>) throws -> R) rethrows -> R { try body(value(index)) }
 
     /// The same fields in the same order: the same lines, split the same way into name and value.
     func holdsTheSameFields(as other: HeaderFieldStorage) -> Bool {
