@@ -39,6 +39,15 @@ import Testing
         #expect(text == "WEBVTT\n\n00:00:00.500 --> 00:00:01.500\nHello <i>world</i>\n\n00:00:01.800 --> 00:00:02.900\nSecond line\nwith a break\n\n")
     }
 
+    @Test func aFragmentedTextTrackIsRefusedRatherThanReadAsEmpty() throws {
+        // `ffmpeg -i mp4-with-wvtt.vtt -c:s mov_text -f mp4 -movflags frag_keyframe+empty_moov+default_base_moof`:
+        // an empty stbl, `mvex` in `moov`, the samples in `moof`/`trun` (14496-12 §8.8).
+        let bytes = try fixture("subtitles/mp4-fragmented-mov_text.mp4")
+        #expect(throws: MediaError.unsupported(reason: "fragmented MP4 text tracks are not supported")) {
+            try MP4TextTrackReader.read(bytes)
+        }
+    }
+
     @Test func mediaFilesWithoutTextTracksGiveNone() throws {
         #expect(try MP4TextTrackReader.read(try fixture("vod-fmp4/init.mp4")).isEmpty)
     }
