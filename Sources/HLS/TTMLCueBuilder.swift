@@ -53,18 +53,17 @@ struct TTMLCueBuilder {
         for candidate in candidates {
             // An indefinite end (nothing in the document ends the cue) stops at the document's last time.
             let end = candidate.end ?? latestFiniteTime
-            let text = Self.excerpt(candidate.payload)
             guard candidate.start < end else {
                 // WebVTT needs a finite end (W3C WebVTT §4.1); a cue starting at or after every finite time has none.
-                note("<p> \"\(text)\": indefinite end, nothing in the document ends it")
+                note("<p> \"\(Self.excerpt(candidate.payload))\": indefinite end, nothing in the document ends it")
                 continue
             }
             guard let start = candidate.start.milliseconds, let endMilliseconds = end.milliseconds else {
-                note("<p> \"\(text)\": a time past the Int64 millisecond range")
+                note("<p> \"\(Self.excerpt(candidate.payload))\": a time past the Int64 millisecond range")
                 continue
             }
             guard start < endMilliseconds else {
-                note("<p> \"\(text)\": shorter than a millisecond")
+                note("<p> \"\(Self.excerpt(candidate.payload))\": shorter than a millisecond")
                 continue
             }
             cues.append((cues.count, WebVTTCue(start: start, end: endMilliseconds, payload: candidate.payload)))
