@@ -16,6 +16,4 @@ public enum MediaError: Error, Sendable, Equatable {
     case invalidTimescale
     /// A timestamp does not fit in 64 bits once converted.
     case timestampOverflow
-    /// A well-formed file in a form the reader does not read, and why (said in the log).
-    case unsupported(reason: String)
 }

@@ -67,21 +67,15 @@ import Testing
         #expect(SubtitleCueLoader.sourceFormat(url: "https://subs.example/de.dfxp", body: []) == .ttml)
     }
 
-    @Test func aFragmentedMP4SourceFallsBackToAnEmptyTrackSayingItIsNotSupported() async throws {
+    @Test func aFragmentedMP4SourceIsServedWithTheCuesOfItsFragments() async throws {
         let config = Self.config.replacingOccurrences(of: "/subtitles/mp4-with-wvtt.mp4", with: "/subtitles/mp4-fragmented-mov_text.mp4")
-            .replacingOccurrences(of: "\"subtitles\": [", with: "\"cache\": { \"subtitle_ttl_seconds\": 300, \"fallback_ttl_seconds\": 1 }, \"subtitles\": [")
         try await withProxy(config) { proxy in
             let uri = try await SubtitleRouteTests.trackURI(proxy, master: "/origin/vod-ts/master.m3u8", language: "en")
             let file = try await proxy.get(SubtitleRouteTests.sibling(uri, "0.vtt"))
             #expect(file.status == 200)
-            #expect(file.text.hasPrefix("WEBVTT"))
-            #expect(SubtitleRouteTests.timingLines(file.text).isEmpty)
-            // The fallback's short TTL, not the subtitle TTL: a fixed source is served again soon.
-            #expect(try #require(HardeningSubtitleSourceTests.maxAge(file)) <= 1)
-            #expect(proxy.logLines.contains {
-                $0.contains("subtitle source unusable") && $0.contains("\"reason\":\"broken\"")
-                    && $0.contains("fragmented MP4 text tracks are not supported")
-            })
+            #expect(SubtitleRouteTests.timingLines(file.text).count == 4)
+            #expect(file.text.contains("Straight after, with --&gt; inside"))
+            #expect(!proxy.logLines.contains { $0.contains("subtitle source unusable") })
         }
     }
 

@@ -148,8 +148,6 @@ struct SubtitleCueLoader: Sendable {
             }
         } catch let failure as SubtitleSourceFailure {
             throw failure
-        } catch MediaError.unsupported(let reason) {
-            throw SubtitleSourceFailure(reason: "broken", detail: reason)
         } catch {
             throw SubtitleSourceFailure(reason: "broken", detail: String(describing: error))
         }
