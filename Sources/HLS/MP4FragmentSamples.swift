@@ -53,12 +53,13 @@ enum MP4FragmentSamples {
             var (version, reader) = try tfdt.fullBoxReader(bytes)
             time = version == 1 ? try reader.readUInt64() : UInt64(try reader.readUInt32())
         }
+        // §8.8.8: a run without data_offset continues where the previous run's data ended.
+        var offset = base
         for trun in try MP4BoxIterator.boxes(bytes, range: traf.payload) where trun.type == MP4Box.code("trun") {
             var reader = trun.reader(bytes)
             try reader.skip(1)
             let runFlags = try reader.readUInt24()
             let count = Int(try reader.readUInt32())
-            var offset = base
             if runFlags & 0x1 != 0 {
                 // A signed 32-bit data_offset from the base.
                 let dataOffset = Int64(Int32(bitPattern: try reader.readUInt32()))
