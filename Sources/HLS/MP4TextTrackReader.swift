@@ -1,4 +1,5 @@
-/// Reads the timed-text tracks of a (non-fragmented) MP4 file as WebVTT cues.
+/// Reads the timed-text tracks of an MP4 file as WebVTT cues, from `stbl` or, in a fragmented file, from
+/// its `moof`/`trun` runs (`MP4FragmentSamples`).
 ///
 /// A text track is a `trak` whose `hdlr` is `sbtl` or `text` and whose sample entry is `tx3g` (or
 /// QuickTime `text`), or `wvtt` (WebVTT in MP4, ISO/IEC 14496-30; see `MP4WebVTTSample`). Each sample is a 16-bit big-endian length and that many bytes of UTF-8 text,
@@ -25,11 +26,16 @@ public enum MP4TextTrackReader {
             guard let format = try sampleFormat(stbl: stbl, in: bytes) else { continue }
             guard header.timescale > 0 else { throw .invalidTimescale }
             let table = try MP4SampleTable(stbl: stbl, in: bytes)
+            var samples = try table.samples(fileLength: bytes.count)
+            // A fragmented file (14496-12 §8.8: `mvex` in `moov`) keeps its samples in `moof`/`trun`.
+            if samples.isEmpty, try MP4BoxIterator.first(MP4Box.code("mvex"), in: bytes, range: moov.payload) != nil {
+                samples = try MP4FragmentSamples.samples(trackID: header.trackID, moov: moov, in: bytes)
+            }
             var cues: [WebVTTCue] = []
             // The wvtt cues shown until the previous sample's end, by content: a repeat extends one.
             var open: [MP4WebVTTSample.CueKey: [Int]] = [:]
             var dropped = MP4TextTrack.Dropped()
-            for (number, sample) in try table.samples(fileLength: bytes.count).enumerated() where sample.duration > 0 {
+            for (number, sample) in samples.enumerated() where sample.duration > 0 {
                 guard let (start, end) = try span(of: sample, timescale: UInt64(header.timescale)) else {
                     dropped.note("sample \(number + 1): time plus duration passes 2^64; sample refused")
                     continue

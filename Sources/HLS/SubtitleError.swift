@@ -14,6 +14,7 @@ public enum SubtitleError: Error, Sendable, Equatable {
     case notTTML(root: String)
     /// `ttp:timeBase` (or `ttp:markerMode`) that has no fixed mapping to media time, such as `clock`.
     case unsupportedTTMLTimeBase(String)
-    /// A TTML source holds paragraphs with text but none with a resolvable time interval.
-    case noTTMLCues
+    /// A TTML source holds paragraphs with text but none with a resolvable time interval; the reason
+    /// names the elements left out and why.
+    case noTTMLCues(reason: String)
 }

@@ -41,7 +41,8 @@ public enum TTMLConverter {
     public struct Conversion: Sendable, Equatable {
         /// The WebVTT document.
         public var document: WebVTTDocument
-        /// How many elements (with their content) were left out for a malformed time expression.
+        /// How many elements (with their content) were left out for a malformed time expression, or cues
+        /// for an indefinite end or a time past the Int64 millisecond range.
         public var droppedCount: Int
         /// Why, for the first few: the element, attribute and value, and what is wrong with it.
         public var droppedReasons: [String]

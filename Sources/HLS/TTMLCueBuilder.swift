@@ -28,7 +28,8 @@ struct TTMLCueBuilder {
     private var latestFiniteTime = TTMLTime.zero
     private var sawParagraphText = false
     private var splittingWork = 0
-    /// Elements left out for a malformed time expression: how many, and the first few reasons.
+    /// Elements left out for a malformed time expression, and cues without a finite time in Int64 ms:
+    /// how many, and the first few reasons.
     private(set) var droppedCount = 0
     private(set) var droppedReasons: [String] = []
     /// Reasons kept for the log; the count goes on.
@@ -52,12 +53,26 @@ struct TTMLCueBuilder {
         for candidate in candidates {
             // An indefinite end (nothing in the document ends the cue) stops at the document's last time.
             let end = candidate.end ?? latestFiniteTime
-            guard candidate.start < end, let start = candidate.start.milliseconds, let endMilliseconds = end.milliseconds,
-                  start < endMilliseconds else { continue }
+            guard candidate.start < end else {
+                // WebVTT needs a finite end (W3C WebVTT §4.1); a cue starting at or after every finite time has none.
+                note("<p> \"\(Self.excerpt(candidate.payload))\": indefinite end, nothing in the document ends it")
+                continue
+            }
+            guard let start = candidate.start.milliseconds, let endMilliseconds = end.milliseconds else {
+                note("<p> \"\(Self.excerpt(candidate.payload))\": a time past the Int64 millisecond range")
+                continue
+            }
+            guard start < endMilliseconds else {
+                note("<p> \"\(Self.excerpt(candidate.payload))\": shorter than a millisecond")
+                continue
+            }
             cues.append((cues.count, WebVTTCue(start: start, end: endMilliseconds, payload: candidate.payload)))
         }
         cues.sort { ($0.cue.start, $0.index) < ($1.cue.start, $1.index) }
-        if cues.isEmpty, sawParagraphText, maxCues > 0 { throw .noTTMLCues }
+        if cues.isEmpty, sawParagraphText, maxCues > 0 {
+            throw .noTTMLCues(reason: droppedReasons.isEmpty ? "no paragraph has a time interval"
+                : "\(droppedCount) left out: " + droppedReasons.joined(separator: "; "))
+        }
         return WebVTTDocument(cues: cues.map(\.cue))
     }
 
@@ -190,27 +205,47 @@ struct TTMLCueBuilder {
     }
 
     /// The text, line breaks and timed spans of a `<p>` or `<span>`, with their own intervals and styles.
+    /// In a `timeContainer="seq"` `<p>` or `<span>` each child starts when the previous one ends (TTML1 §10.2.4);
+    /// its own text and line breaks are anonymous spans of zero duration there (§10.4), never shown.
     private mutating func collectPieces(of element: XMLTree.Element, context: Context, into pieces: inout [TTMLTextPiece]) {
+        let sequential = isSequence(element)
+        var syncBase = context.begin
         for node in element.children {
             switch node {
+            case .text where sequential:
+                continue
             case .text(let text):
                 pieces.append(TTMLTextPiece(kind: .text(text), style: context.style, preservesSpace: context.preservesSpace,
                                             begin: context.begin, end: context.end))
             case .element(let child):
                 guard TTMLConverter.ttNamespaces.contains(child.name.namespace) else { continue }
                 switch child.name.local {
+                case "br" where sequential:
+                    continue
                 case "br":
                     pieces.append(TTMLTextPiece(kind: .lineBreak, style: context.style, preservesSpace: context.preservesSpace,
                                                 begin: context.begin, end: context.end))
                 case "span":
-                    // Spans inside a paragraph are timed as in a par container, whatever timeContainer says.
-                    guard let spanContext = timing(of: child, parent: context, syncBase: context.begin) else { continue }
+                    guard let spanContext = timing(of: child, parent: context, syncBase: sequential ? syncBase : context.begin) else {
+                        continue
+                    }
                     collectPieces(of: child, context: spanContext, into: &pieces)
+                    // As in containers: after an indefinite child of a seq, no later sibling is ever active.
+                    if sequential {
+                        guard let end = spanContext.end else { return }
+                        syncBase = end
+                    }
                 default:
                     continue
                 }
             }
         }
+    }
+
+    /// The start of a cue's text, for a log line.
+    private static func excerpt(_ payload: [String]) -> String {
+        let text = payload.joined(separator: " ")
+        return text.count > 30 ? String(text.prefix(30)) + "..." : text
     }
 
     private static func hasText(_ element: XMLTree.Element) -> Bool {

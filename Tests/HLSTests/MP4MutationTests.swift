@@ -24,6 +24,7 @@ extension SeededGenerator {
         let media = Array(try fixture("vod-fmp4/seg000.m4s").prefix(4096))
         let movText = try fixture("subtitles/mp4-with-mov_text.mp4")
         let twoTracks = try fixture("corpus/mp4/ffmpeg-generated-2x-mov_text-eng-fra.mp4")
+        let fragmented = try fixture("subtitles/mp4-fragmented-mov_text.mp4")
         var generator = SeededGenerator()
         var outcomes = (answers: 0, errors: 0)
         func record(_ body: () throws -> Void) {
@@ -46,6 +47,8 @@ extension SeededGenerator {
             record { _ = try MP4TextTrackReader.read(mutatedText) }
             let mutatedTwoTracks = generator.mutate(twoTracks)
             record { _ = try MP4TextTrackReader.read(mutatedTwoTracks) }
+            let mutatedFragmented = generator.mutate(fragmented)
+            record { _ = try MP4TextTrackReader.read(mutatedFragmented) }
         }
         // Both kinds of outcome occur: the mutations hit parsed bytes and spare others.
         #expect(outcomes.answers > 0)

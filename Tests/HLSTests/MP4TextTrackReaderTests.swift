@@ -39,6 +39,40 @@ import Testing
         #expect(text == "WEBVTT\n\n00:00:00.500 --> 00:00:01.500\nHello <i>world</i>\n\n00:00:01.800 --> 00:00:02.900\nSecond line\nwith a break\n\n")
     }
 
+    @Test func aFragmentedTextTrackIsReadFromItsFragments() throws {
+        // `ffmpeg -i mp4-with-wvtt.vtt -c:s mov_text -f mp4 -movflags frag_keyframe+empty_moov+default_base_moof`:
+        // an empty stbl, `mvex` in `moov`, the samples in `moof`/`trun` (14496-12 §8.8).
+        // ffmpeg's fragmenter drops the source's leading 1 s gap, so the file's cues start 1 s before the
+        // .vtt's: `ffprobe -show_entries packet=pts,duration` gives pts 0, 1, 3 (a gap), 4.25, 5, 6.125 s,
+        // and trun durations of 1, 2, 1.25, 0.75, 1.125 s (timescale 10^6); tfdt is 0.
+        let tracks = try MP4TextTrackReader.read(fixture("subtitles/mp4-fragmented-mov_text.mp4"))
+        #expect(tracks.map(\.cues) == [[
+            WebVTTCue(start: 0, end: 1000, payload: ["Hello <b>world</b> &amp; co"]),
+            WebVTTCue(start: 1000, end: 3000, payload: ["Overlapping", "second line"]),
+            WebVTTCue(start: 4250, end: 5000, payload: ["<i>Last</i> one"]),
+            WebVTTCue(start: 5000, end: 6125, payload: ["Straight after, with --&gt; inside"]),
+        ]])
+    }
+
+    @Test func aFragmentedTextTrackCutAnywhereGivesCuesOrATypedError() throws {
+        let bytes = try fixture("subtitles/mp4-fragmented-mov_text.mp4")
+        for length in 0..<bytes.count {
+            do {
+                _ = try MP4TextTrackReader.read(Array(bytes.prefix(length)))
+            } catch {
+                #expect(error is MediaError)
+            }
+        }
+    }
+
+    @Test func aTrunClaimingMoreSamplesThanItHoldsIsRefusedBeforeAllocating() throws {
+        var bytes = try fixture("subtitles/mp4-fragmented-mov_text.mp4")
+        let trun = try #require((0..<bytes.count - 4).first { Array(bytes[$0..<$0 + 4]) == Array("trun".utf8) })
+        // After the type: version and flags (4 bytes), then sample_count.
+        for offset in trun + 8..<trun + 12 { bytes[offset] = 0xFF }
+        #expect(throws: MediaError.truncated) { try MP4TextTrackReader.read(bytes) }
+    }
+
     @Test func mediaFilesWithoutTextTracksGiveNone() throws {
         #expect(try MP4TextTrackReader.read(try fixture("vod-fmp4/init.mp4")).isEmpty)
     }

@@ -68,7 +68,9 @@ import Testing
     }
 
     @Test func aDocumentWhoseEveryTimeIsOutOfRangeIsRefusedAsHavingNoCues() {
-        #expect(throws: SubtitleError.noTTMLCues) { try TTMLConverter.conversion(from: ttml("<p begin='00:00:61' end='00:00:62'>a</p>")) }
+        #expect(throws: SubtitleError.noTTMLCues(reason: "1 left out: <p begin=\"00:00:61\">: seconds not below 60")) {
+            try TTMLConverter.conversion(from: ttml("<p begin='00:00:61' end='00:00:62'>a</p>"))
+        }
     }
 
     @Test func aWellFormedDocumentDropsNothing() throws {

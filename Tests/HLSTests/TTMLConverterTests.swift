@@ -93,7 +93,9 @@ func cues(_ body: String, head: String = "", attributes: String = "") throws -> 
     @Test func anElementWithAnUnreadableTimeIsLeftOut() throws {
         #expect(try cues("<p begin='soon' end='2s'>a</p><p begin='1s' end='2s'>b</p><div begin='x'><p>c</p></div>") ==
                 [WebVTTCue(start: 1000, end: 2000, payload: ["b"])])
-        #expect(throws: SubtitleError.noTTMLCues) { try cues("<p begin='soon'>a</p>") }
+        #expect(throws: SubtitleError.noTTMLCues(reason: "1 left out: <p begin=\"soon\">: not a time expression")) {
+            try cues("<p begin='soon'>a</p>")
+        }
         #expect(try cues("").isEmpty)
         #expect(try TTMLConverter.webVTT(from: Array("<tt xmlns='http://www.w3.org/ns/ttml'/>".utf8)).cues.isEmpty)
     }

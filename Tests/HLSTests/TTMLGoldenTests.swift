@@ -6,7 +6,7 @@ import TestSupport
 /// Each TTML fixture against its expected WebVTT, byte for byte. With `TTML_OUTPUT_DIR` set, our output is
 /// also written there, for bench/ttml_oracle.sh to compare with an independent converter.
 @Suite struct TTMLGoldenTests {
-    static let fixtures = ["imsc1-ebu-tt-d.ttml", "netflix-dfxp.dfxp", "frames-and-offsets.ttml", "dfxp-2006-04.xml"]
+    static let fixtures = ["imsc1-ebu-tt-d.ttml", "netflix-dfxp.dfxp", "frames-and-offsets.ttml", "dfxp-2006-04.xml", "every-construct.ttml"]
 
     @Test(arguments: fixtures) func fixtureConvertsToItsGoldenWebVTT(_ name: String) throws {
         let source = try fixture("subtitles/\(name)")

@@ -67,6 +67,18 @@ import Testing
         #expect(SubtitleCueLoader.sourceFormat(url: "https://subs.example/de.dfxp", body: []) == .ttml)
     }
 
+    @Test func aFragmentedMP4SourceIsServedWithTheCuesOfItsFragments() async throws {
+        let config = Self.config.replacingOccurrences(of: "/subtitles/mp4-with-wvtt.mp4", with: "/subtitles/mp4-fragmented-mov_text.mp4")
+        try await withProxy(config) { proxy in
+            let uri = try await SubtitleRouteTests.trackURI(proxy, master: "/origin/vod-ts/master.m3u8", language: "en")
+            let file = try await proxy.get(SubtitleRouteTests.sibling(uri, "0.vtt"))
+            #expect(file.status == 200)
+            #expect(SubtitleRouteTests.timingLines(file.text).count == 4)
+            #expect(file.text.contains("Straight after, with --&gt; inside"))
+            #expect(!proxy.logLines.contains { $0.contains("subtitle source unusable") })
+        }
+    }
+
     @Test func aBrokenTTMLSourceFallsBackToAnEmptyTrackWithItsReason() async throws {
         let config = Self.config.replacingOccurrences(of: "/subtitles/imsc1-ebu-tt-d.ttml", with: "/subtitles/es.srt\", \"format\": \"ttml")
         try await withProxy(config) { proxy in
