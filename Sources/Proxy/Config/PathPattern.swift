@@ -212,7 +212,7 @@ public struct PathPattern: Sendable, Hashable, CustomStringConvertible {
         while index < bytes.count {
             offsets.append(index)
             if bytes[index] == UInt8(ascii: "%"), index + 2 < bytes.count,
-               let high = PathDecoding.hexValue(bytes[index + 1]), let low = PathDecoding.hexValue(bytes[index + 2]) {
+               let high = hexValue(bytes[index + 1]), let low = hexValue(bytes[index + 2]) {
                 out.append(high << 4 | low)
                 index += 3
             } else {
@@ -222,6 +222,17 @@ public struct PathPattern: Sendable, Hashable, CustomStringConvertible {
         }
         offsets.append(bytes.count)
         return (out, offsets)
+    }
+
+    /// A hex digit's value (RFC 3986 §2.1 percent-encoding), either case; nil for any other byte. Here
+    /// rather than in PathDecoding because bench/path_pattern.sh compiles this file on its own.
+    static func hexValue(_ byte: UInt8) -> UInt8? {
+        switch byte {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): return byte - UInt8(ascii: "0")
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): return byte - UInt8(ascii: "a") + 10
+        case UInt8(ascii: "A")...UInt8(ascii: "F"): return byte - UInt8(ascii: "A") + 10
+        default: return nil
+        }
     }
 
     /// The two-pointer wildcard match over ASCII bytes, as `globMatches(_:_:star:any:)`, read through a Span.
