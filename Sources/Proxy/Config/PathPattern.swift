@@ -224,7 +224,9 @@ public struct PathPattern: Sendable, Hashable, CustomStringConvertible {
         return (out, offsets)
     }
 
-    private static func hexValue(_ byte: UInt8) -> UInt8? {
+    /// A hex digit's value (RFC 3986 §2.1 percent-encoding), either case; nil for any other byte. Here
+    /// rather than in PathDecoding because bench/path_pattern.sh compiles this file on its own.
+    static func hexValue(_ byte: UInt8) -> UInt8? {
         switch byte {
         case UInt8(ascii: "0")...UInt8(ascii: "9"): return byte - UInt8(ascii: "0")
         case UInt8(ascii: "a")...UInt8(ascii: "f"): return byte - UInt8(ascii: "a") + 10
@@ -235,45 +237,40 @@ public struct PathPattern: Sendable, Hashable, CustomStringConvertible {
 
     /// The two-pointer wildcard match over ASCII bytes, as `globMatches(_:_:star:any:)`, read through a Span.
     static func globMatches(_ pattern: [UInt8], _ text: Span<UInt8>) -> Bool {
-        var p = 0
-        var t = 0
-        var lastStar: Int?
-        var textAtLastStar = 0
-        while t < text.count {
-            if p < pattern.count, pattern[p] == UInt8(ascii: "*") {
-                lastStar = p
-                textAtLastStar = t
-                p += 1
-            } else if p < pattern.count, pattern[p] == UInt8(ascii: "?") || pattern[p] == text[t] {
-                p += 1
-                t += 1
-            } else if let starIndex = lastStar {
-                p = starIndex + 1
-                textAtLastStar += 1
-                t = textAtLastStar
-            } else {
-                return false
-            }
-        }
-        while p < pattern.count, pattern[p] == UInt8(ascii: "*") { p += 1 }
-        return p == pattern.count
+        globMatches(
+            patternCount: pattern.count, textCount: text.count,
+            isStar: { pattern[$0] == UInt8(ascii: "*") },
+            matches: { p, t in pattern[p] == UInt8(ascii: "?") || pattern[p] == text[t] }
+        )
+    }
+
+    /// The same match over any elements (Unicode scalars for a path that is not all ASCII).
+    static func globMatches<Pattern: RandomAccessCollection<Element>, Text: RandomAccessCollection<Element>, Element: Equatable>(
+        _ pattern: Pattern, _ text: Text, star: Element, any: Element
+    ) -> Bool where Pattern.Index == Int, Text.Index == Int {
+        globMatches(
+            patternCount: pattern.count, textCount: text.count,
+            isStar: { pattern[$0] == star },
+            matches: { p, t in pattern[p] == any || pattern[p] == text[t] }
+        )
     }
 
     /// The two-pointer wildcard match: on a mismatch, only the most recent `*` is retried, one character
     /// further on. That is O(pattern × text) at worst, never exponential, whatever the number of stars.
-    static func globMatches<Pattern: RandomAccessCollection<Element>, Text: RandomAccessCollection<Element>, Element: Equatable>(
-        _ pattern: Pattern, _ text: Text, star: Element, any: Element
-    ) -> Bool where Pattern.Index == Int, Text.Index == Int {
+    /// Positions only: `isStar(p)` tells a `*` at pattern position p, `matches(p, t)` a `?` or equal element.
+    private static func globMatches(
+        patternCount: Int, textCount: Int, isStar: (Int) -> Bool, matches: (_ p: Int, _ t: Int) -> Bool
+    ) -> Bool {
         var p = 0
         var t = 0
         var lastStar: Int?
         var textAtLastStar = 0
-        while t < text.count {
-            if p < pattern.count, pattern[p] == star {
+        while t < textCount {
+            if p < patternCount, isStar(p) {
                 lastStar = p
                 textAtLastStar = t
                 p += 1
-            } else if p < pattern.count, pattern[p] == any || pattern[p] == text[t] {
+            } else if p < patternCount, matches(p, t) {
                 p += 1
                 t += 1
             } else if let starIndex = lastStar {
@@ -284,7 +281,7 @@ public struct PathPattern: Sendable, Hashable, CustomStringConvertible {
                 return false
             }
         }
-        while p < pattern.count, pattern[p] == star { p += 1 }
-        return p == pattern.count
+        while p < patternCount, isStar(p) { p += 1 }
+        return p == patternCount
     }
 }

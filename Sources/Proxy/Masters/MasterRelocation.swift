@@ -48,23 +48,28 @@ struct MasterRelocation {
     func rewriting(
         _ parsed: Playlist, original: [UInt8], requestedURL: String, finalURL: String, mount: Mount?, policy: AbsolutePolicy
     ) -> [UInt8] {
-        var playlist = parsed
         // No redirect to another directory (the usual case): relative references resolve as before.
         let moved = requestedURL != finalURL && directory(of: requestedURL) != directory(of: finalURL)
+        return Self.mappingURIs(of: parsed, original: original) { uri in
+            reference(uri, finalURL: finalURL, moved: moved, mount: mount, policy: policy)
+        }
+    }
+
+    /// Every URI line and URI attribute (of `uriTags`) of `playlist` replaced by what `map` gives (nil: kept
+    /// as written); `original` when nothing changed, so an untouched playlist keeps its bytes exactly.
+    static func mappingURIs(of parsed: Playlist, original: [UInt8], _ map: (String) -> String?) -> [UInt8] {
+        var playlist = parsed
         var changed = false
         for index in playlist.lines.indices {
             let line = playlist.lines[index]
             switch line.kind {
             case .uri:
-                guard let uri = line.uri,
-                      let mapped = reference(uri, finalURL: finalURL, moved: moved, mount: mount, policy: policy)
-                else { continue }
+                guard let uri = line.uri, let mapped = map(uri) else { continue }
                 playlist.lines[index] = PlaylistLine(content: Array(mapped.utf8), ending: line.ending)
                 changed = true
             case .tag:
-                guard let name = line.tagName, Self.uriTags.contains(name), var attributes = line.attributes,
-                      attributes.problem == nil, let uri = attributes.value("URI"),
-                      let mapped = reference(uri, finalURL: finalURL, moved: moved, mount: mount, policy: policy),
+                guard let name = line.tagName, uriTags.contains(name), var attributes = line.attributes,
+                      attributes.problem == nil, let uri = attributes.value("URI"), let mapped = map(uri),
                       (try? attributes.set("URI", quoted: mapped)) != nil
                 else { continue }
                 playlist.lines[index].replaceAttributes(with: attributes)

@@ -157,33 +157,28 @@ public final class ProxyMetrics: Sendable {
         out += "# HELP hls_proxy_open_connections Client connections currently open.\n"
         out += "# TYPE hls_proxy_open_connections gauge\n"
         out += "hls_proxy_open_connections \(openConnections)\n"
-        out += "# HELP hls_proxy_subtitle_fallbacks_total Subtitle files served as an empty track, by reason.\n"
-        out += "# TYPE hls_proxy_subtitle_fallbacks_total counter\n"
-        for reason in snapshot.subtitleFallbacks.keys.sorted() {
-            out += "hls_proxy_subtitle_fallbacks_total{reason=\"\(reason)\"} \(snapshot.subtitleFallbacks[reason] ?? 0)\n"
-        }
+        out += Self.reasonCounter("hls_proxy_subtitle_fallbacks_total", help: "Subtitle files served as an empty track, by reason.", counts: snapshot.subtitleFallbacks)
         out += "# HELP hls_proxy_subtitle_cues_capped_total Subtitle sources cut to limits.max_subtitle_cues (the first cues served).\n"
         out += "# TYPE hls_proxy_subtitle_cues_capped_total counter\n"
         out += "hls_proxy_subtitle_cues_capped_total \(snapshot.subtitleCuesCapped)\n"
         out += "# HELP hls_proxy_tracks_backend_fetches_total Fetches from a subtitle set's tracks_url whose answer was read.\n"
         out += "# TYPE hls_proxy_tracks_backend_fetches_total counter\n"
         out += "hls_proxy_tracks_backend_fetches_total \(snapshot.tracksBackendSuccesses)\n"
-        out += "# HELP hls_proxy_tracks_backend_failures_total Fetches from a subtitle set's tracks_url that gave no tracks, by reason.\n"
-        out += "# TYPE hls_proxy_tracks_backend_failures_total counter\n"
-        for reason in snapshot.tracksBackendFailures.keys.sorted() {
-            out += "hls_proxy_tracks_backend_failures_total{reason=\"\(reason)\"} \(snapshot.tracksBackendFailures[reason] ?? 0)\n"
-        }
-        out += "# HELP hls_proxy_signed_refusals_total Signed playback URLs refused with 403, by reason.\n"
-        out += "# TYPE hls_proxy_signed_refusals_total counter\n"
-        for reason in snapshot.signedRefusals.keys.sorted() {
-            out += "hls_proxy_signed_refusals_total{reason=\"\(reason)\"} \(snapshot.signedRefusals[reason] ?? 0)\n"
-        }
+        out += Self.reasonCounter("hls_proxy_tracks_backend_failures_total", help: "Fetches from a subtitle set's tracks_url that gave no tracks, by reason.", counts: snapshot.tracksBackendFailures)
+        out += Self.reasonCounter("hls_proxy_signed_refusals_total", help: "Signed playback URLs refused with 403, by reason.", counts: snapshot.signedRefusals)
         out += "# HELP hls_proxy_config_reloads_total Configuration reloads (SIGHUP), by result.\n"
         out += "# TYPE hls_proxy_config_reloads_total counter\n"
         out += "hls_proxy_config_reloads_total{result=\"ok\"} \(reloadsApplied.value.load(ordering: .relaxed))\n"
         out += "hls_proxy_config_reloads_total{result=\"failed\"} \(reloadsRefused.value.load(ordering: .relaxed))\n"
         if let originExchanges { out += Self.render(originExchanges) }
         if let disk { out += Self.render(disk) }
+        return out
+    }
+
+    /// A counter labelled by reason, in the Prometheus text format, reasons sorted so the output is stable.
+    static func reasonCounter(_ name: String, help: String, counts: [String: Int]) -> String {
+        var out = "# HELP \(name) \(help)\n# TYPE \(name) counter\n"
+        for reason in counts.keys.sorted() { out += "\(name){reason=\"\(reason)\"} \(counts[reason] ?? 0)\n" }
         return out
     }
 

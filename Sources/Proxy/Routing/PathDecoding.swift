@@ -14,7 +14,7 @@ enum PathDecoding {
                 out.append(byte)
                 continue
             }
-            guard let high = iterator.next().flatMap(hexValue), let low = iterator.next().flatMap(hexValue) else {
+            guard let high = iterator.next().flatMap(PathPattern.hexValue), let low = iterator.next().flatMap(PathPattern.hexValue) else {
                 throw .badRequest("malformed percent-encoding in path")
             }
             let decoded = high << 4 | low
@@ -35,14 +35,5 @@ enum PathDecoding {
             parts.append(try decodeSegment(segment))
         }
         return parts.joined(separator: "/")
-    }
-
-    private static func hexValue(_ byte: UInt8) -> UInt8? {
-        switch byte {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): return byte - UInt8(ascii: "0")
-        case UInt8(ascii: "a")...UInt8(ascii: "f"): return byte - UInt8(ascii: "a") + 10
-        case UInt8(ascii: "A")...UInt8(ascii: "F"): return byte - UInt8(ascii: "A") + 10
-        default: return nil
-        }
     }
 }

@@ -21,48 +21,35 @@ extension CommandLineOptions {
     /// Parses `sign --config PATH --master PATH --tracks FILE|- [--expires-in S] [--key-id ID] [--subtitles a,b] [--default a]`.
     static func parseSign(_ arguments: ArraySlice<String>, environment: [String: String]) throws(UsageError) -> CommandLineOptions {
         var options = CommandLineOptions()
-        var rest = arguments
         var master: String?, tracks: String?, expiresIn: Int64?, keyID: String?, subtitles: [String]?, defaultTrack: String?
-        func value(for flag: String, inline: String?) throws(UsageError) -> String {
-            if let inline { return inline }
-            guard let next = rest.first else { throw UsageError(description: "option \(flag) needs a value") }
-            rest = rest.dropFirst()
-            return next
-        }
-        while let argument = rest.first {
-            rest = rest.dropFirst()
-            var flag = argument
-            var inline: String?
-            if argument.hasPrefix("--"), let equals = argument.firstIndex(of: "=") {
-                flag = String(argument[..<equals])
-                inline = String(argument[argument.index(after: equals)...])
-            }
+        var cursor = ArgumentCursor(arguments)
+        while let flag = cursor.nextFlag() {
             switch flag {
-            case "--config", "-c": options.configPath = try value(for: flag, inline: inline)
-            case "--master": master = try value(for: flag, inline: inline)
-            case "--tracks": tracks = try value(for: flag, inline: inline)
+            case "--config", "-c": options.configPath = try cursor.value()
+            case "--master": master = try cursor.value()
+            case "--tracks": tracks = try cursor.value()
             case "--expires-in":
-                let text = try value(for: flag, inline: inline)
+                let text = try cursor.value()
                 guard text.utf8.count <= 12, text.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }), let seconds = Int64(text),
                       seconds >= 1, seconds <= maximumExpiresIn
                 else {
                     throw UsageError(description: "--expires-in: \"\(Sanitized.text(text))\" is not a number of seconds (1-\(maximumExpiresIn))")
                 }
                 expiresIn = seconds
-            case "--key-id": keyID = try value(for: flag, inline: inline)
+            case "--key-id": keyID = try cursor.value()
             case "--subtitles":
-                let names = try value(for: flag, inline: inline).split(separator: ",", omittingEmptySubsequences: false).map(String.init)
+                let names = try cursor.value().split(separator: ",", omittingEmptySubsequences: false).map(String.init)
                 guard !names.contains(where: \.isEmpty) else { throw UsageError(description: "--subtitles: give languages or ids separated by commas, e.g. en,fr") }
                 subtitles = names
             case "--default":
-                let name = try value(for: flag, inline: inline)
+                let name = try cursor.value()
                 guard !name.isEmpty else { throw UsageError(description: "--default: give a language or id") }
                 defaultTrack = name
             case "--help", "-h":
                 options.action = .help
                 return options
             default:
-                throw UsageError(description: "unknown option \(Sanitized.text(argument)) for sign (see --help)")
+                throw UsageError(description: "unknown option \(Sanitized.text(cursor.argument)) for sign (see --help)")
             }
         }
         if options.configPath == nil, let path = environment["HLS_PROXY_CONFIG"], !path.isEmpty { options.configPath = path }

@@ -37,6 +37,39 @@ public struct CommandLineOptions: Equatable, Sendable {
         public var description: String
     }
 
+    /// Walks arguments one flag at a time; `--flag=value` and `--flag value` give the same value.
+    struct ArgumentCursor {
+        private var rest: ArraySlice<String>
+        /// The current argument as written (`--flag=value` whole).
+        private(set) var argument = ""
+        private var flag = ""
+        private var inline: String?
+
+        init(_ arguments: ArraySlice<String>) { rest = arguments }
+
+        /// The next flag (the part before `=` of `--flag=value`), or nil at the end.
+        mutating func nextFlag() -> String? {
+            guard let next = rest.first else { return nil }
+            rest = rest.dropFirst()
+            argument = next
+            flag = argument
+            inline = nil
+            if argument.hasPrefix("--"), let equals = argument.firstIndex(of: "=") {
+                flag = String(argument[..<equals])
+                inline = String(argument[argument.index(after: equals)...])
+            }
+            return flag
+        }
+
+        /// The current flag's value: what follows `=`, else the next argument.
+        mutating func value() throws(UsageError) -> String {
+            if let inline { return inline }
+            guard let next = rest.first else { throw UsageError(description: "option \(flag) needs a value") }
+            rest = rest.dropFirst()
+            return next
+        }
+    }
+
     /// Parses arguments (without the program name); environment variables fill what flags leave unset.
     public static func parse(_ arguments: [String], environment: [String: String]) throws(UsageError) -> CommandLineOptions {
         if arguments.first == "sign" { return try parseSign(arguments.dropFirst(), environment: environment) }
@@ -48,44 +81,32 @@ public struct CommandLineOptions: Equatable, Sendable {
             rest = rest.dropFirst()
             options.action = .rewrite(url: "", input: "-")
         }
-        func value(for flag: String, inline: String?) throws(UsageError) -> String {
-            if let inline { return inline }
-            guard let next = rest.first else { throw UsageError(description: "option \(flag) needs a value") }
-            rest = rest.dropFirst()
-            return next
-        }
-        while let argument = rest.first {
-            rest = rest.dropFirst()
-            var flag = argument
-            var inline: String?
-            if argument.hasPrefix("--"), let equals = argument.firstIndex(of: "=") {
-                flag = String(argument[..<equals])
-                inline = String(argument[argument.index(after: equals)...])
-            }
+        var cursor = ArgumentCursor(rest)
+        while let flag = cursor.nextFlag() {
             switch flag {
-            case "--config", "-c": options.configPath = try value(for: flag, inline: inline)
+            case "--config", "-c": options.configPath = try cursor.value()
             case "--host":
-                options.host = try value(for: flag, inline: inline)
+                options.host = try cursor.value()
                 options.hostSource = .flag("--host")
             case "--port", "-p":
-                options.port = try parsePort(try value(for: flag, inline: inline), source: flag)
+                options.port = try parsePort(try cursor.value(), source: flag)
                 options.portSource = .flag("--port")
             case "--threads":
-                options.threads = try parseThreads(try value(for: flag, inline: inline), source: flag)
+                options.threads = try parseThreads(try cursor.value(), source: flag)
                 options.threadsSource = .flag("--threads")
-            case "--log-level": options.logLevel = try parseLevel(try value(for: flag, inline: inline), source: flag)
-            case "--access-log": options.accessLog = try parseSwitch(try value(for: flag, inline: inline), source: flag)
+            case "--log-level": options.logLevel = try parseLevel(try cursor.value(), source: flag)
+            case "--access-log": options.accessLog = try parseSwitch(try cursor.value(), source: flag)
             case "--check-config": options.action = .checkConfig
             case "--version", "-V": options.action = .version
             case "--help", "-h": options.action = .help
             case "--url":
                 guard case .rewrite = options.action else { throw UsageError(description: "--url is only for the rewrite subcommand") }
-                rewriteURL = try value(for: flag, inline: inline)
+                rewriteURL = try cursor.value()
             default:
-                if case .rewrite = options.action, argument == "-" || !argument.hasPrefix("-") {
-                    positional.append(argument)
+                if case .rewrite = options.action, cursor.argument == "-" || !cursor.argument.hasPrefix("-") {
+                    positional.append(cursor.argument)
                 } else {
-                    throw UsageError(description: "unknown option \(Sanitized.text(argument)) (see --help)")
+                    throw UsageError(description: "unknown option \(Sanitized.text(cursor.argument)) (see --help)")
                 }
             }
         }
