@@ -50,6 +50,15 @@ import Testing
         #expect(throws: TemplateError.self) { try Template(parsing: "x}y") }
     }
 
+    @Test func aCaptureInAURLsQueryIsPercentEncodedSoItCannotAddParameters() throws {
+        let template = try Template(parsing: "https://api.example/{asset}/subtitles?asset={asset}&v=1")
+        let values: [String: Substring] = ["asset": "x&admin=true;a+b#c?d%20e~f"]
+        // In the path the capture stays as the request spelled it; in the query every sub-delimiter is %XX.
+        #expect(template.substitutingURL(values) == "https://api.example/x&admin=true;a+b#c?d%20e~f/subtitles?asset=x%26admin%3Dtrue%3Ba%2Bb%23c%3Fd%20e~f&v=1")
+        #expect(template.substitutingURL(["lang": "en"]) == nil)
+        #expect(Template.queryEncoded("caf\u{E9}") == "caf%C3%A9")
+    }
+
     @Test func aSourceStartingWithACaptureStaysARelativeReference() {
         #expect(TrackResolver.relativeReferenceKept("https:x/en.vtt", template: "{asset}/en.vtt") == "./https:x/en.vtt")
         #expect(TrackResolver.relativeReferenceKept("movie/en.vtt", template: "{asset}/en.vtt") == "movie/en.vtt")
