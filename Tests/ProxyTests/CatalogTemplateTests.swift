@@ -82,11 +82,18 @@ import Testing
          "subtitles[0].masters[0]: names a capture twice: each {name} may appear once in a pattern"),
         (set(masters: #"["/a/{host}/m.m3u8"]"#, source: "https://{host}/en.vtt"),
          "subtitles[0].tracks[0].source: a capture may not stand in the source's host: the request path would choose where the proxy connects"),
+        (set(masters: #"["/a/{host}/{asset}/m.m3u8"]"#, source: "//{host}/subs/{asset}/en.vtt"),
+         "subtitles[0].tracks[0].source: a capture may not stand in the source's host: the request path would choose where the proxy connects"),
         (set(masters: #"["/a/{asset}/m.m3u8"]"#, source: "https://s.example/{asset.vtt"),
          #"subtitles[0].tracks[0].source: "{" opens no capture: write captures as {name} (letters, digits and _)"#),
     ])
     func captureMistakesAreReportedByFieldPath(json: String, expected: String) {
         #expect(ConfigTestSupport.problems(json) == [expected])
+    }
+
+    @Test func aSchemeRelativeSourceWithAFixedHostMayTakeCapturesInItsPath() {
+        let json = Self.set(masters: #"["/a/{asset}/m.m3u8"]"#, source: "//s.example/subs/{asset}/en.vtt")
+        #expect(ConfigTestSupport.problems(json) == [])
     }
 
     @Test func aCaptureDefinedByEveryPatternIsAccepted() {
