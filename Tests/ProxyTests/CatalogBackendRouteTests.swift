@@ -102,6 +102,18 @@ import Testing
         }
     }
 
+    @Test func aCaptureInTheTracksURLsQueryReachesTheBackendPercentEncodedNotAsExtraParameters() async throws {
+        let sources = try SubtitleSourceOrigin()
+        let backend = try TestOrigin(routes: ["/api/subtitles": Self.json(Self.answer(sources: sources.baseURL, asset: "vod-ts"))])
+        defer { backend.stop() }
+        let json = Self.config().replacingOccurrences(of: "BACKEND/api/assets/{asset}/subtitles", with: "BACKEND/api/subtitles?asset={asset}")
+        try await Self.withBackend(json, backendURL: backend.url(""), sources: sources) { proxy in
+            _ = try await proxy.get("/origin/x&admin=true/master.m3u8")
+            let seen = try #require(backend.requests().first)
+            #expect(seen.target == "/api/subtitles?asset=x%26admin%3Dtrue")
+        }
+    }
+
     @Test func noClientOrMountHeaderReachesTheBackendOnlyItsTracksHeaders() async throws {
         let sources = try SubtitleSourceOrigin()
         let backend = try TestOrigin(routes: ["/api/assets/vod-ts/subtitles": Self.json(Self.answer(sources: sources.baseURL, asset: "vod-ts"))])

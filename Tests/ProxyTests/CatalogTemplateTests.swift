@@ -50,6 +50,15 @@ import Testing
         #expect(throws: TemplateError.self) { try Template(parsing: "x}y") }
     }
 
+    @Test func aCaptureInAURLsQueryIsPercentEncodedSoItCannotAddParameters() throws {
+        let template = try Template(parsing: "https://api.example/{asset}/subtitles?asset={asset}&v=1")
+        let values: [String: Substring] = ["asset": "x&admin=true;a+b#c?d%20e~f"]
+        // In the path the capture stays as the request spelled it; in the query every sub-delimiter is %XX.
+        #expect(template.substitutingURL(values) == "https://api.example/x&admin=true;a+b#c?d%20e~f/subtitles?asset=x%26admin%3Dtrue%3Ba%2Bb%23c%3Fd%20e~f&v=1")
+        #expect(template.substitutingURL(["lang": "en"]) == nil)
+        #expect(Template.queryEncoded("caf\u{E9}") == "caf%C3%A9")
+    }
+
     @Test func aSourceStartingWithACaptureStaysARelativeReference() {
         #expect(TrackResolver.relativeReferenceKept("https:x/en.vtt", template: "{asset}/en.vtt") == "./https:x/en.vtt")
         #expect(TrackResolver.relativeReferenceKept("movie/en.vtt", template: "{asset}/en.vtt") == "movie/en.vtt")
@@ -73,11 +82,18 @@ import Testing
          "subtitles[0].masters[0]: names a capture twice: each {name} may appear once in a pattern"),
         (set(masters: #"["/a/{host}/m.m3u8"]"#, source: "https://{host}/en.vtt"),
          "subtitles[0].tracks[0].source: a capture may not stand in the source's host: the request path would choose where the proxy connects"),
+        (set(masters: #"["/a/{host}/{asset}/m.m3u8"]"#, source: "//{host}/subs/{asset}/en.vtt"),
+         "subtitles[0].tracks[0].source: a capture may not stand in the source's host: the request path would choose where the proxy connects"),
         (set(masters: #"["/a/{asset}/m.m3u8"]"#, source: "https://s.example/{asset.vtt"),
          #"subtitles[0].tracks[0].source: "{" opens no capture: write captures as {name} (letters, digits and _)"#),
     ])
     func captureMistakesAreReportedByFieldPath(json: String, expected: String) {
         #expect(ConfigTestSupport.problems(json) == [expected])
+    }
+
+    @Test func aSchemeRelativeSourceWithAFixedHostMayTakeCapturesInItsPath() {
+        let json = Self.set(masters: #"["/a/{asset}/m.m3u8"]"#, source: "//s.example/subs/{asset}/en.vtt")
+        #expect(ConfigTestSupport.problems(json) == [])
     }
 
     @Test func aCaptureDefinedByEveryPatternIsAccepted() {

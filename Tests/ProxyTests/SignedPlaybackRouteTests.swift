@@ -200,6 +200,42 @@ import Testing
         }
     }
 
+    /// `config` (embedded as given) with the header-injecting mount's base URL at `ORIGIN/vod-ts` and the other
+    /// mount of that origin at `ORIGIN/vod-fmp4`, so `ORIGIN/subtitles/...` is on their host but under neither.
+    static func basePathConfig(embedded: String) -> String {
+        config(embedded: embedded)
+            .replacingOccurrences(of: #""origin": { "origin": "ORIGIN", "forward_headers""#, with: #""origin": { "origin": "ORIGIN/vod-ts", "forward_headers""#)
+            .replacingOccurrences(of: #""proxied": { "origin": "ORIGIN","#, with: #""proxied": { "origin": "ORIGIN/vod-fmp4","#)
+    }
+
+    static func offBaseSourceToken(_ proxy: ProxyHarness) -> String {
+        Self.token(master: "/origin/master.m3u8", tracks: [.object([
+            "language": .string("en"), "name": .string("English"), "source": .string("http://127.0.0.1:\(proxy.origin.port)/subtitles/en.vtt"),
+        ])])
+    }
+
+    @Test func aSignedSourceOnTheMountsHostOutsideItsBasePathIsAddressCheckedLikeAnyOther() async throws {
+        let config = Self.basePathConfig(embedded: #""allow_hosts": ["127.0.0.1"]"#)
+        try await withProxy(config, environment: Self.environment, resolver: Self.resolver) { proxy in
+            let token = Self.offBaseSourceToken(proxy)
+            let segment = try await proxy.get(SignedURL.path(token: token, resource: .subtitle(trackID: "en", .segment(0))))
+            #expect(SubtitleRouteTests.timingLines(segment.text).isEmpty)
+            #expect(proxy.origin.hits("/subtitles/en.vtt") == 0)
+            #expect(proxy.logLines.contains { $0.contains("subtitle source unusable") && $0.contains("private address") })
+        }
+    }
+
+    @Test func aSignedSourceOnTheMountsHostOutsideItsBasePathGetsNoInjectedHeader() async throws {
+        let config = Self.basePathConfig(embedded: #""allow_hosts": ["127.0.0.1"], "allow_private_networks": true"#)
+        try await withProxy(config, environment: Self.environment, resolver: Self.resolver) { proxy in
+            let token = Self.offBaseSourceToken(proxy)
+            let segment = try await proxy.get(SignedURL.path(token: token, resource: .subtitle(trackID: "en", .segment(0))))
+            #expect(SubtitleRouteTests.timingLines(segment.text).first == "00:00:00.500 --> 00:00:02.500")
+            #expect(proxy.origin.hits("/subtitles/en.vtt") == 1)
+            #expect(proxy.origin.lastHeaders("/subtitles/en.vtt")?["X-Origin-Token"] == nil)
+        }
+    }
+
     @Test func withAllowPrivateNetworksASignedSourceOnAPrivateAddressIsFetchedFromTheAddressChecked() async throws {
         let config = Self.config(embedded: #""allow_hosts": ["127.0.0.1"], "allow_private_networks": true"#)
         let lookups = Atomic<Int>(0)

@@ -64,6 +64,45 @@ public struct Template: Sendable, Hashable {
         return out
     }
 
+    /// The URL template with each capture substituted as in `substituting`, except that a capture after
+    /// the first literal `?` (in the query) gets every byte that is not unreserved (RFC 3986 §2.3) nor `%`
+    /// percent-encoded: a request path may carry `&`, `=` or `;` (RFC 3986 §3.3), which in a query would
+    /// add parameters the template's author never wrote. Nil when a value is missing.
+    public func substitutingURL(_ values: [String: Substring]) -> String? {
+        var out = ""
+        var inQuery = false
+        for part in parts {
+            switch part {
+            case .literal(let text):
+                out += text
+                if text.contains("?") { inQuery = true }
+            case .capture(let name):
+                guard let value = values[name] else { return nil }
+                out += inQuery ? Self.queryEncoded(value) : String(value)
+            }
+        }
+        return out
+    }
+
+    /// `value` with every byte outside `A-Za-z0-9-._~` and `%` written as `%XX` (RFC 3986 §2.1).
+    static func queryEncoded(_ value: Substring) -> String {
+        let hex = Array("0123456789ABCDEF".utf8)
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(value.utf8.count)
+        for byte in value.utf8 {
+            switch byte {
+            case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
+                 UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"), UInt8(ascii: "%"):
+                bytes.append(byte)
+            default:
+                bytes.append(UInt8(ascii: "%"))
+                bytes.append(hex[Int(byte >> 4)])
+                bytes.append(hex[Int(byte & 0x0F)])
+            }
+        }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
     /// `[A-Za-z0-9_]`.
     static func isNameCharacter(_ character: Character) -> Bool {
         guard let ascii = character.asciiValue else { return false }

@@ -9,7 +9,7 @@ extension TrackResolver {
         guard let template = set.tracksURL else { return nil }
         // Config validation makes every pattern of the set define the URL's captures; a URL that still
         // misses one is never sent half-filled.
-        guard let url = Self.substitute(template, captures(of: set, master: master)) else {
+        guard let url = Self.substituteURL(template, captures(of: set, master: master)) else {
             logger.log(.warn, "tracks backend not asked: its URL's captures are not in the request path", [
                 ("path", master.proxyPath), ("set", set.name),
             ])

@@ -55,7 +55,7 @@ struct TrackResolver: Sendable {
         let captures = captures(of: set, master: master)
         var substituted: [TrackConfig] = []
         for var track in tracks {
-            guard let source = Self.substitute(track.source, captures), let name = Self.substitute(track.track.name, captures) else {
+            guard let source = Self.substituteURL(track.source, captures), let name = Self.substitute(track.track.name, captures) else {
                 logger.log(.warn, "track left out: its template's captures are not in the request path", [
                     ("path", master.proxyPath), ("set", set.name), ("track", track.id),
                 ])
@@ -91,6 +91,13 @@ struct TrackResolver: Sendable {
     static func substitute(_ text: String, _ captures: [String: Substring]) -> String? {
         guard Template.mayHaveCaptures(text) else { return text }
         return (try? Template(parsing: text))?.substituting(captures)
+    }
+
+    /// The URL template `text` with its captures substituted, those in its query percent-encoded
+    /// (`Template.substitutingURL`); itself when it has none; nil when a capture is missing.
+    static func substituteURL(_ text: String, _ captures: [String: Substring]) -> String? {
+        guard Template.mayHaveCaptures(text) else { return text }
+        return (try? Template(parsing: text))?.substitutingURL(captures)
     }
 
     /// A source that starts with a capture stays a relative reference: RFC 3986 §4.2, a first segment

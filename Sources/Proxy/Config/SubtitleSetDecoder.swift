@@ -110,9 +110,10 @@ enum SubtitleSetDecoder {
                     continue
                 }
                 // Templated sources are trusted as written sources are, so the request may fill in
-                // the path, never the host the proxy connects to.
-                if key == "source", let scheme = text.range(of: "://"),
-                   text[scheme.upperBound...].prefix(while: { $0 != "/" && $0 != "?" && $0 != "#" }).contains("{") {
+                // the path, never the host the proxy connects to. A scheme-relative `//host/...` has
+                // its authority after the `//` (RFC 3986 §4.2).
+                if key == "source", let authorityStart = Self.authorityStart(of: text),
+                   text[authorityStart...].prefix(while: { $0 != "/" && $0 != "?" && $0 != "#" }).contains("{") {
                     reader.report(fieldPath, "a capture may not stand in the source's host: the request path would choose where the proxy connects")
                     continue
                 }
@@ -125,6 +126,13 @@ enum SubtitleSetDecoder {
 
     /// "uses {name}, which masters[i] ... does not define" for the first capture of `template` that a
     /// pattern of `masters` lacks; nil when every pattern defines every capture.
+    /// Where the authority of URL `text` starts: after `://`, or after a leading `//` (a network-path
+    /// reference, RFC 3986 §4.2); nil when it has none (a path reference names no host).
+    static func authorityStart(of text: String) -> String.Index? {
+        if text.hasPrefix("//") { return text.index(text.startIndex, offsetBy: 2) }
+        return text.range(of: "://")?.upperBound
+    }
+
     private static func undefinedCapture(in template: Template, masters: [PathPattern], mastersGiven: Bool) -> String? {
         for name in template.captureNames {
             guard let position = masters.firstIndex(where: { !$0.captureNames.contains(name) }) else { continue }

@@ -46,7 +46,11 @@ struct OriginFetcher: Sendable {
         operatorNamed: Bool = false, backendSourceHosts: [HostPattern]? = nil, method: HTTPMethod = .get,
         sourceProvenance: TrackProvenance? = nil
     ) async throws -> (FetchedBody, Double) {
-        var originRequest = makeOriginRequest(url, method: method, mount: mount, request: request, maxBodyBytes: maxBytes)
+        // A token's or a backend's source is not the operator's: only under a mount's base URL does it
+        // count as that mount (its injected headers, no address check); elsewhere on its host it does not.
+        let untrustedSource = sourceProvenance == .signed || sourceProvenance == .backend
+        let headerMount = untrustedSource && !(mount.map { Self.isUnderBase(url, of: $0) } ?? false) ? nil : mount
+        var originRequest = makeOriginRequest(url, method: method, mount: headerMount, request: request, maxBodyBytes: maxBytes)
         originRequest.everyHopHeaders = extraHeaders
         let backendRules = backendSourceHosts.map {
             ProxyConfig.EmbeddedOrigins(allowHosts: config.embedded.allowHosts + $0, allowPrivateNetworks: config.embedded.allowPrivateNetworks)
@@ -70,7 +74,7 @@ struct OriginFetcher: Sendable {
                 throw ProxyError.forbidden("source host is on neither embedded.allow_hosts nor the set's source_hosts")
             }
             originRequest.addresses = try await OriginAddressPolicy(backendRules, resolver: resolver).check(host: host, slots: origin.exchangeSlots)
-        } else if !operatorNamed, !isOnMountOrigin(url) {
+        } else if !operatorNamed, untrustedSource ? !isUnderMountBase(url) : !isOnMountOrigin(url) {
             // The host the connection will use; a URL it cannot name one for is refused, never left unvetted.
             guard let host = OriginURL.connectionHost(of: url) else { throw OriginError.invalidRequest("no host to connect to") }
             // A mount origin or a URL written in the config is the operator's choice; any other host was
@@ -190,6 +194,27 @@ struct OriginFetcher: Sendable {
             if case .http(let base) = mount.origin { return OriginURL.connectionOrigin(of: base) == origin }
             return false
         }
+    }
+
+    /// Whether `url` lies under some http mount's base URL (its scheme, host, port and path), or is a file URL.
+    func isUnderMountBase(_ url: String) -> Bool {
+        guard OriginURL.connectionOrigin(of: url) != nil else { return OriginURL(parsing: url).scheme == "file" }
+        return config.mounts.contains { Self.isUnderBase(url, of: $0) }
+    }
+
+    /// Whether `url` has the connection origin of the http mount `mount` and a path inside its base
+    /// path, with no dot segment that could climb out of it (RFC 3986 §5.2.4).
+    static func isUnderBase(_ url: String, of mount: Mount) -> Bool {
+        guard case .http(let base) = mount.origin, let origin = OriginURL.connectionOrigin(of: url),
+              OriginURL.connectionOrigin(of: base) == origin else { return false }
+        let path = OriginURL(parsing: url).path
+        let dotSegments: Set<String> = [".", "..", "%2e", "%2e%2e", ".%2e", "%2e."]
+        guard !path.split(separator: "/", omittingEmptySubsequences: false).contains(where: { dotSegments.contains($0.lowercased()) }) else {
+            return false
+        }
+        let basePath = OriginURL(parsing: base).path
+        let prefix = basePath.hasSuffix("/") ? basePath : basePath + "/"
+        return prefix == "/" || path == basePath || path.hasPrefix(prefix)
     }
 
     /// Whether the proxy may fetch a URL it found inside an origin's playlist on behalf of a master.
