@@ -120,7 +120,8 @@ import Testing
         let (child, bound) = try await Self.start(["--config", scratch.configPath])
         #expect(bound == port)
 
-        let other = try LoopbackPort.free()
+        // Held bound for the whole run, so no parallel test's server can take it and answer on it.
+        let other = LoopbackPort.refusing
         try scratch.writeConfig(#"{ "listen": { "port": \#(other), "threads": 2 }, "mounts": { "m": { "origin": "\#(y)" } } }"#)
         try await Self.reload(child, expectingLines: 1)
         let warning = try #require(child.standardError.split(separator: "\n").first { $0.contains("need a restart") })
