@@ -71,6 +71,10 @@ enum MP4FragmentSamples {
             let perSample = [0x100, 0x200, 0x400, 0x800].filter { runFlags & $0 != 0 }.count * 4
             // Each sample takes perSample bytes here, or (all defaults) at least one byte of data or of file.
             guard count <= (perSample > 0 ? reader.remaining / perSample : bytes.count) else { throw .truncated }
+            // Runs may point back at the same data, so the whole file's count is bounded too: a text sample
+            // takes at least two bytes of data or four of its run's table, so no file holds more than half
+            // its size in samples, and many runs over one mdat cannot multiply it.
+            guard count <= bytes.count / 2 - min(samples.count, bytes.count / 2) else { throw .truncated }
             for _ in 0..<count {
                 let duration = runFlags & 0x100 != 0 ? try reader.readUInt32() : defaults.duration
                 let size = runFlags & 0x200 != 0 ? try reader.readUInt32() : defaults.size

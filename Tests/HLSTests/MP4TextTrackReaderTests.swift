@@ -73,6 +73,21 @@ import Testing
         #expect(throws: MediaError.truncated) { try MP4TextTrackReader.read(bytes) }
     }
 
+    @Test func runsThatReuseOneRunsDataCannotMultiplyTheSampleCount() throws {
+        // trex: track 1, description 1, default duration 1, default size 0, flags 0.
+        let trex = MP4Fixture.box("trex", [0, 0, 0, 0] + MP4Fixture.be32(1) + MP4Fixture.be32(1) + MP4Fixture.be32(1)
+                                  + MP4Fixture.be32(0) + MP4Fixture.be32(0))
+        let moov = MP4Fixture.box("moov", MP4Fixture.box("mvex", trex))
+        let tfhd = MP4Fixture.box("tfhd", [0, 0, 0, 0] + MP4Fixture.be32(1))
+        // 2,000 runs of 4,000 all-default samples each, every run's data_offset pointing at the same place:
+        // each run alone fits the file, together they would be 8 million samples.
+        let trun = MP4Fixture.box("trun", [0, 0, 0, 1] + MP4Fixture.be32(4_000) + MP4Fixture.be32(0))
+        let traf = MP4Fixture.box("traf", tfhd + Array([[UInt8]](repeating: trun, count: 2_000).joined()))
+        let file = moov + MP4Fixture.box("moof", traf)
+        let box = try #require(try MP4BoxIterator.first(MP4Box.code("moov"), in: file, range: 0..<file.count))
+        #expect(throws: MediaError.truncated) { try MP4FragmentSamples.samples(trackID: 1, moov: box, in: file) }
+    }
+
     @Test func mediaFilesWithoutTextTracksGiveNone() throws {
         #expect(try MP4TextTrackReader.read(try fixture("vod-fmp4/init.mp4")).isEmpty)
     }
