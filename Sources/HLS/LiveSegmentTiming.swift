@@ -6,14 +6,33 @@
 /// X-TIMESTAMP-MAP of each WebVTT segment maps its cue times to the PTS of the video it plays with.
 public enum LiveSegmentTiming {
     /// The span `[start, end)` in milliseconds of segment `sequence` on the nominal timeline (no epoch):
-    /// it starts at `sequence × targetDuration` seconds and lasts one target duration. Nil when that
-    /// would pass Int64 milliseconds.
-    public static func nominal(sequence: UInt64, targetDuration: Int) -> (start: Int64, end: Int64)? {
+    /// it starts at `sequence × targetDuration` seconds and lasts its EXTINF `duration` when that is
+    /// known and shorter (a short segment's window ends where its media does, so no cue is mapped past
+    /// it), else one target duration (never longer: the next window starts there). Nil when that would
+    /// pass Int64 milliseconds.
+    public static func nominal(sequence: UInt64, targetDuration: Int, duration: Double? = nil) -> (start: Int64, end: Int64)? {
         let target = Int64(max(1, min(targetDuration, 86_400))) * 1000
         guard sequence <= UInt64(Int64.max) else { return nil }
         let (start, overflow) = Int64(sequence).multipliedReportingOverflow(by: target)
         guard !overflow, start <= Int64.max - target else { return nil }
-        return (start, start + target)
+        var length = target
+        if let duration, duration.isFinite, duration > 0 {
+            length = min(target, max(1, SubtitlePlaylistBuilder.milliseconds(SubtitlePlaylistBuilder.sanitized(duration))))
+        }
+        return (start, start + length)
+    }
+
+    /// The X-TIMESTAMP-MAP for a segment whose first PTS `pts` plays at cue time `local` ms. RFC 8216
+    /// §3.5: LOCAL is a WebVTT timestamp, which cannot be negative; a segment before the epoch's cue
+    /// time 0 (`local` < 0) maps the same instants as `MPEGTS=pts+k, LOCAL=0`, k the 90 kHz ticks of
+    /// −local, modulo 2^33 (ISO/IEC 13818-1: a PTS is 33 bits). An MPEGTS is written in 33 bits too.
+    public static func map(pts: Int64, local: Int64) -> TimestampMap {
+        let modulus: Int64 = 1 << 33
+        let ticks = pts & (modulus - 1)
+        guard local < 0 else { return TimestampMap(mpegts: ticks, local: local) }
+        // −local ms as ticks modulo 2^33: the millisecond count is reduced first so the product fits.
+        let shift = ((local.magnitude % UInt64(modulus)) * 90) % UInt64(modulus)
+        return TimestampMap(mpegts: (ticks + Int64(shift)) % modulus, local: 0)
     }
 
     /// The span `[start, end)` in milliseconds of a segment whose first PTS is `pts` and whose EXTINF is

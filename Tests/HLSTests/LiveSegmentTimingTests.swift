@@ -34,4 +34,36 @@ import Testing
         let far = LiveSegmentTiming.onEpoch(TimestampMap(mpegts: 0, local: Int64.max - 10), pts: 90_000, duration: .infinity)
         #expect(far.start == Int64.max)
     }
+
+    @Test func aSegmentShorterThanTheTargetDurationEndsWithItsEXTINFAndNoneLastsLongerThanT() {
+        #expect(LiveSegmentTiming.nominal(sequence: 10, targetDuration: 6, duration: 4.5)! == (60_000, 64_500))
+        // Longer than T (RFC 8216 §4.3.3.1 allows EXTINF to round to T): the next window starts at (N+1)×T.
+        #expect(LiveSegmentTiming.nominal(sequence: 10, targetDuration: 6, duration: 6.4)! == (60_000, 66_000))
+        for unknown in [0, -1, Double.nan, .infinity] {
+            #expect(LiveSegmentTiming.nominal(sequence: 10, targetDuration: 6, duration: unknown)! == (60_000, 66_000), "\(unknown)")
+        }
+        #expect(LiveSegmentTiming.nominal(sequence: 1, targetDuration: 4, duration: 0.0001)! == (4000, 4001))
+    }
+
+    @Test func aCueTimeBeforeZeroIsWrittenAsLocalZeroWithMPEGTSShiftedByItsTicks() {
+        #expect(LiveSegmentTiming.map(pts: 126_000, local: 8000) == TimestampMap(mpegts: 126_000, local: 8000))
+        #expect(LiveSegmentTiming.map(pts: 126_000, local: -2000) == TimestampMap(mpegts: 306_000, local: 0))
+        // Shifted past the wrap: modulo 2^33.
+        let wrap: Int64 = 1 << 33
+        #expect(LiveSegmentTiming.map(pts: wrap - 90_000, local: -2000) == TimestampMap(mpegts: 90_000, local: 0))
+        #expect(LiveSegmentTiming.map(pts: 0, local: -47_720_858) == TimestampMap(mpegts: 4_294_877_220, local: 0))
+        // Whatever is passed, the result is a 33-bit MPEGTS and never traps.
+        let extreme = LiveSegmentTiming.map(pts: Int64.max, local: Int64.min)
+        #expect((0..<wrap).contains(extreme.mpegts) && extreme.local == 0)
+        #expect(LiveSegmentTiming.map(pts: -1, local: 0).mpegts == wrap - 1)
+    }
+
+    @Test func onAnEpochAPTSMoreThan2To32TicksAwayReadsFromTheNearerSideOfTheWrap() {
+        // Epoch mode covers 13.25 h either side of the epoch (docs/requests.md): 2^32 + 1 s after it is
+        // 2^32 - 1 s before it.
+        let far = LiveSegmentTiming.onEpoch(TimestampMap(mpegts: 0, local: 0), pts: (1 << 32) + 90_000, duration: 4)
+        #expect(far == (-47_720_858, -47_716_858))
+        let near = LiveSegmentTiming.onEpoch(TimestampMap(mpegts: 0, local: 0), pts: (1 << 32) - 90_000, duration: 4)
+        #expect(near == (47_720_858, 47_724_858))
+    }
 }

@@ -35,7 +35,7 @@ public final class FixtureOrigin: Sendable {
             let fault = state.withLock { state -> Fault? in
                 state.hits[request.path, default: 0] += 1
                 state.lastHeaders[request.path] = request.headers
-                return state.faults[request.path]
+                return state.faults[request.target] ?? state.faults[request.path]
             }
             if let requiredHeader, request.headers[requiredHeader.name] != requiredHeader.value {
                 state.withLock { $0.refusals += 1 }
@@ -69,7 +69,7 @@ public final class FixtureOrigin: Sendable {
     /// `http://127.0.0.1:PORT`.
     public var baseURL: String { "http://127.0.0.1:\(port)" }
 
-    /// Makes `path` answer with `fault` (nil: its file again).
+    /// Makes `path` answer with `fault` (nil: its file again); a `path` with a query applies to that exact target only.
     public func setFault(_ path: String, _ fault: Fault?) { state.withLock { $0.faults[path] = fault } }
     /// Requests seen for `path`.
     public func hits(_ path: String) -> Int { state.withLock { $0.hits[path] ?? 0 } }

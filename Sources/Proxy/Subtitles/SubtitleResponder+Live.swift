@@ -6,10 +6,12 @@ import HTTPServer
 /// what any instance reads from the origin when asked (SPEC: synthesized subtitle URLs are stateless):
 /// N, the target duration T, the first PTS P_N of video segment N read from that segment, and the
 /// track's epoch when it has one (docs/requests.md "Live windows"):
-/// - no epoch: segment N holds the cues of [N×T, (N+1)×T) and maps MPEGTS=P_N to LOCAL=N×T;
+/// - no epoch: segment N holds the cues of [N×T, N×T + min(d_N, T)), d_N its EXTINF, and maps
+///   MPEGTS=P_N to LOCAL=N×T;
 /// - an epoch E (`mpegts` configured, or the source's own X-TIMESTAMP-MAP MPEGTS=E, LOCAL=L): cue time
 ///   t_N = L + (P_N − E)/90000 (33-bit PTS wrap taken to the nearest side), segment N holds the cues of
-///   [t_N, t_N + d_N) with d_N its EXTINF, mapping MPEGTS=P_N to LOCAL=t_N.
+///   [t_N, t_N + d_N), mapping MPEGTS=P_N to LOCAL=t_N (a t_N before cue time 0 is written as
+///   MPEGTS=P_N+k, LOCAL=0, k its ticks: `LiveSegmentTiming.map`).
 extension SubtitleResponder {
     /// The URI of segment `index` of the subtitle playlist: its media sequence number in a live window
     /// (so a reload that drops the head still names the same files), else its index.
@@ -23,41 +25,42 @@ extension SubtitleResponder {
         timeline?.liveFirstSequence
     }
 
-    /// Live segment `sequence` (see the type's comment). A number after the window is not listed yet: 404.
-    /// One before it has left the video's playlist, so its PTS cannot be read; like a segment whose PTS
-    /// is unreadable it is served without X-TIMESTAMP-MAP (no epoch: its nominal window's cues; with an
-    /// epoch: no cues, its place unknown), `transient` so it is cached only for the fallback TTL, with a
-    /// warn line.
+    /// Live segment `sequence` (see the type's comment). Only the numbers the video's playlist lists
+    /// now are served: one after the window is not listed yet, one before it has left the playlist, so
+    /// its PTS cannot be read and no player that reloads the playlist asks for it (RFC 8216 §6.3.5);
+    /// both are 404. A listed segment whose PTS is unreadable is served without X-TIMESTAMP-MAP (no
+    /// epoch: its nominal window's cues; with an epoch: no cues, its place unknown), `transient` so it
+    /// is cached only for the fallback TTL, with a warn line.
     func liveSegmentFile(
         _ sequence: Int, timeline: VideoTimeline, first: UInt64, cues: SubtitleTrackCues, set: SubtitleSet, track: TrackConfig,
         master: OriginTarget, request: HTTPRequest
     ) async throws -> (file: TaggedBody, transient: Bool) {
         let missing = ProxyError.notFound("no subtitle segment \(sequence)")
-        guard sequence >= 0, UInt64(sequence) < first + UInt64(timeline.durations.count) else { throw missing }
+        let count = UInt64(timeline.durations.count)
+        guard sequence >= 0, UInt64(sequence) >= first, UInt64(sequence) - first < count else {
+            throw ProxyError.notFound("subtitle segment \(sequence) is not in the video's live window (\(first) to \(first + count) exclusive)")
+        }
+        // `liveFirstSequence` keeps first + count within Int, so the window's numbers are Ints.
+        let listed = Int(first)..<(Int(first) + timeline.durations.count)
+        let index = sequence - listed.lowerBound
+        let duration = timeline.durations[index]
         var ticks: Int64?
-        var reason = "the segment has left the video's playlist"
-        var duration = 0.0
-        if UInt64(sequence) >= first {
-            let index = Int(UInt64(sequence) - first)
-            duration = timeline.durations[index]
-            let urls: (segment: String?, initSegment: String?) = timeline.segmentURLs.indices.contains(index) ? timeline.segmentURLs[index] : (nil, nil)
-            if let segmentURL = urls.segment {
-                let start = try await timelines.liveSegmentStart(master, segmentURL: segmentURL, initURL: urls.initSegment, request: request)
-                logger.debug("timestamp map", [
-                    ("sequence", String(sequence)), ("mpegts", start.ticks.map { String($0) } ?? "none"), ("source", start.source),
-                ])
-                ticks = start.ticks
-                reason = start.source
-            } else {
-                reason = "the segment's URI does not resolve"
-            }
+        var reason = "the segment's URI does not resolve"
+        let urls: (segment: String?, initSegment: String?) = timeline.segmentURLs.indices.contains(index) ? timeline.segmentURLs[index] : (nil, nil)
+        if let segmentURL = urls.segment {
+            let start = try await timelines.liveSegmentStart(master, segmentURL: segmentURL, initURL: urls.initSegment, request: request)
+            logger.debug("timestamp map", [
+                ("sequence", String(sequence)), ("mpegts", start.ticks.map { String($0) } ?? "none"), ("source", start.source),
+            ])
+            ticks = start.ticks
+            reason = start.source
         }
         let epoch = cues.mapFromOperator ? cues.document.timestampMap : nil
         let window: (start: Int64, end: Int64)
         if let epoch {
             guard let ticks else {
                 warnUnmapped(sequence, reason: reason, set: set, track: track, master: master)
-                guard let empty = cues.windowFile(sequence, start: 0, end: 0, map: .none) else { throw missing }
+                guard let empty = cues.windowFile(sequence, start: 0, end: 0, map: .none, listed: listed) else { throw missing }
                 return (empty, true)
             }
             window = LiveSegmentTiming.onEpoch(epoch, pts: ticks, duration: duration)
@@ -65,12 +68,12 @@ extension SubtitleResponder {
             // RFC 8216 §4.3.3.1: EXT-X-TARGETDURATION is required; without it, the longest EXTINF rounded up.
             let longest = timeline.durations.filter(\.isFinite).max() ?? 1
             let target = timeline.targetDuration ?? Int(min(max(longest, 1), 86_400).rounded(.up))
-            guard let nominal = LiveSegmentTiming.nominal(sequence: UInt64(sequence), targetDuration: target) else { throw missing }
+            guard let nominal = LiveSegmentTiming.nominal(sequence: UInt64(sequence), targetDuration: target, duration: duration) else { throw missing }
             window = nominal
         }
         if ticks == nil { warnUnmapped(sequence, reason: reason, set: set, track: track, master: master) }
-        let map = ticks.map { SubtitleTrackCues.SegmentMap.part(TimestampMap(mpegts: $0, local: window.start)) } ?? .none
-        guard let file = cues.windowFile(sequence, start: window.start, end: window.end, map: map) else { throw missing }
+        let map = ticks.map { SubtitleTrackCues.SegmentMap.part(LiveSegmentTiming.map(pts: $0, local: window.start)) } ?? .none
+        guard let file = cues.windowFile(sequence, start: window.start, end: window.end, map: map, listed: listed) else { throw missing }
         return (file, ticks == nil)
     }
 

@@ -15,6 +15,12 @@ final class SubtitleTrackCues: Sendable {
     /// boundaries), each with the boundaries and header map it was cut with and its ETag: a file is
     /// serialized and hashed once per document, not per response. They live as long as the document does.
     private let files = Mutex<[Int: (boundaries: [Int64]?, map: SegmentMap, body: TaggedBody)]>([:])
+    /// Live segment files by media sequence number, kept apart from `files`: a live stream's numbers
+    /// keep growing for as long as the document lives, so this memo is bounded (`liveCapacity`).
+    private let windowFiles = Mutex<[Int: (boundaries: [Int64], map: SegmentMap, body: TaggedBody)]>([:])
+    /// The most live files kept: far more than a live window lists (RFC 8216 §6.2.2 asks for three
+    /// target durations), so evictions only drop numbers that left the window or a very long window's head.
+    static let liveCapacity = 1024
 
     /// The X-TIMESTAMP-MAP a segment file carries.
     enum SegmentMap: Equatable {
@@ -44,12 +50,31 @@ final class SubtitleTrackCues: Sendable {
         }
     }
 
-    /// Live segment `sequence`: the cues shown in `[start, end)` with header map `map`, kept by sequence number.
-    func windowFile(_ sequence: Int, start: Int64, end: Int64, map: SegmentMap) -> TaggedBody? {
-        file(sequence, boundaries: [start, end], map: map) { document in
-            document.segment(0, boundaries: [start, end]).map { Self.serialized($0, map: map) }
+    /// Live segment `sequence`: the cues shown in `[start, end)` with header map `map`, kept by sequence
+    /// number. `listed` is the window the video's playlist lists now: once the memo is full, the numbers
+    /// outside it go first, then the lowest ones, down to half the capacity, so a stream that runs for
+    /// days keeps at most `liveCapacity` files here.
+    func windowFile(_ sequence: Int, start: Int64, end: Int64, map: SegmentMap, listed: Range<Int>) -> TaggedBody? {
+        let boundaries = [start, end]
+        if let made = windowFiles.withLock({ $0[sequence] }), made.boundaries == boundaries, made.map == map { return made.body }
+        guard let bytes = document.segment(0, boundaries: boundaries).map({ Self.serialized($0, map: map) }) else { return nil }
+        let body = TaggedBody(bytes)
+        windowFiles.withLock { memo in
+            if memo[sequence] == nil, memo.count >= Self.liveCapacity {
+                memo = memo.filter { listed.contains($0.key) }
+                let numbers = memo.keys.sorted()
+                if numbers.count >= Self.liveCapacity {
+                    let lowestKept = numbers[numbers.count - Self.liveCapacity / 2]
+                    memo = memo.filter { $0.key >= lowestKept }
+                }
+            }
+            memo[sequence] = (boundaries, map, body)
         }
+        return body
     }
+
+    /// How many live files the memo holds (for tests of its bound).
+    var liveFileCount: Int { windowFiles.withLock { $0.count } }
 
     private static func serialized(_ segment: WebVTTDocument, map: SegmentMap) -> [UInt8] {
         switch map {

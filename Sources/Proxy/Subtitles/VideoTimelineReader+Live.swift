@@ -23,14 +23,27 @@ extension VideoTimelineReader {
     }
 
     /// The first PTS of one live segment, read from that segment (and its init segment for fMP4) and
-    /// cached by its URL without a query, so every viewer and every instance reading the same segment
-    /// gets the same value (SPEC: synthesized subtitle URLs are stateless). The fetch itself carries the
-    /// viewer's request, so access rules apply as for the player. Nil with the reason when unreadable.
+    /// cached by its URL without the proxy's own query parameters (`livePTSKey`), so every viewer and
+    /// every instance reading the same segment gets the same value (SPEC: synthesized subtitle URLs are
+    /// stateless). The fetch itself carries the viewer's request, so access rules apply as for the
+    /// player. Nil with the reason when unreadable.
     func liveSegmentStart(
         _ master: OriginTarget, segmentURL: String, initURL: String?, request: HTTPRequest
     ) async throws -> (ticks: Int64?, transient: Bool, source: String) {
-        func withoutQuery(_ url: String) -> Substring { url.prefix { $0 != "?" && $0 != "#" } }
-        let key = "live-pts \(withoutQuery(segmentURL)) \(initURL.map(withoutQuery) ?? "")"
+        let key = "live-pts \(Self.livePTSKey(segmentURL)) \(initURL.map(Self.livePTSKey) ?? "")"
         return try await segmentStart(master, segmentURL: segmentURL, initURL: initURL, key: key, part: 0, request: request, quiet: true)
+    }
+
+    /// A segment URL as its PTS is cached: the fragment and the proxy's reserved parameters removed
+    /// (the player's track choices and the wrap marker, by the same functions that keep them from the
+    /// origin), every other parameter kept, since an origin may name its segments by query
+    /// (`chunk.ts?seq=123`) and each one has its own PTS.
+    static func livePTSKey(_ url: String) -> String {
+        let withoutFragment = url.prefix { $0 != "#" }
+        guard let mark = withoutFragment.firstIndex(of: "?") else { return String(withoutFragment) }
+        var query = PlayerChoices.originQuery(String(withoutFragment[withoutFragment.index(after: mark)...]))
+        // A marker the proxy would refuse (`_hls_proxy=x`) is not its own: it stays part of the name.
+        if let stripped = try? WrapMarker.strip(query) { query = stripped }
+        return String(withoutFragment[..<mark]) + (query.map { "?" + $0 } ?? "")
     }
 }
