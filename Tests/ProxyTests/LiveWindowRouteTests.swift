@@ -8,7 +8,7 @@ import TestSupport
 /// subtitle playlist slides with the video's, with its EXT-X-MEDIA-SEQUENCE and
 /// EXT-X-DISCONTINUITY-SEQUENCE and its segments numbered alike (RFC 8216 §6.2.1, §6.3.2), and segment
 /// N is a pure function of what the origin lists (SPEC: synthesized subtitle URLs are stateless): the
-/// cues of [N×T, (N+1)×T) mapped with MPEGTS = the first PTS of video segment N, LOCAL = N×T; with an
+/// cues of [N×T, N×T + min(EXTINF, T)) mapped with MPEGTS = the first PTS of video segment N, LOCAL = N×T; with an
 /// epoch (`mpegts`), the cues from its PTS on the epoch's timeline.
 @Suite struct LiveWindowRouteTests {
     static let config = EventPlaylistRouteTests.config(masterTTL: 0.2)
