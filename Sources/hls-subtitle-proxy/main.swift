@@ -79,6 +79,8 @@ case .checkConfig:
         printError("without one it would \(plan): nothing is mounted, so every request but /healthz, /readyz and /metrics would answer 404")
         exit(1)
     }
+    // Valid, but worth saying before it is deployed (the example config's published signing key).
+    for warning in config.signing.publishedExampleKeyWarnings { printError("warning: \(warning)") }
     print("configuration file \(configFile) test is successful")
     print("it would \(plan)")
     print(config.limits.originExchangesSummary)
