@@ -51,14 +51,25 @@ import Testing
         #expect(config.signing.keys == ["k1": ProxyConfig.Signing.publishedExampleKey])
     }
 
+    /// Scripts copy the example elsewhere with only the sample mount's directory made absolute: every
+    /// form lives under that one mount (Examples/sample-vod/catalog), so such a copy still loads.
+    @Test func aCopyWithOnlyTheSampleMountMadeAbsoluteStillLoads() throws {
+        let absolute = RealPlayerTests.repositoryRoot + "/Examples/sample-vod"
+        let text = try String(contentsOfFile: Self.path, encoding: .utf8)
+            .replacingOccurrences(of: #""origin": "Examples/sample-vod""#, with: "\"origin\": \"\(absolute)\"")
+        let config = try ProxyConfig.decode(Array(text.utf8), environment: [:], baseDirectory: FileManager.default.temporaryDirectory.path)
+        #expect(config.mounts.count == 1)
+        #expect(config.subtitleSets.count == 3)
+    }
+
     @Test func theTemplatedSetListsTheSamplesTracksAndLeavesOutItsAbsentOptionalOne() async throws {
         try await Self.withService(try Self.config()) { port, _ in
-            let master = try await TestClient.get(port: port, "/catalog/sample-vod/master.m3u8")
+            let master = try await TestClient.get(port: port, "/sample/catalog/lecture/master.m3u8")
             #expect(master.status == 200)
             #expect(master.text.contains("#EXT-X-STREAM-INF"))
-            // German is optional and Examples/sample-vod/subs/de.vtt does not exist.
+            // German is optional and Examples/sample-vod/catalog/lecture/subs/de.vtt does not exist.
             #expect(Self.languages(master) == ["en", "fr"])
-            // {asset} filled in from the path: English is the sample's own en.vtt.
+            // {asset} filled in from the path: English is the sample's own en.vtt (catalog/lecture/subs links to it).
             let english = try #require(subtitleRenditions(master).first.flatMap(renditionURI))
             let playlist = try await TestClient.get(port: port, english)
             #expect(playlist.status == 200)
@@ -71,7 +82,7 @@ import Testing
             let firstCue = try #require(source.split(separator: "\n").first { !$0.contains("-->") && !$0.hasPrefix("WEBVTT") && !$0.isEmpty })
             #expect(vtt.text.contains(firstCue), "\(vtt.text)")
             // The per-request choices apply to it as the README shows.
-            let chosen = try await TestClient.get(port: port, "/catalog/sample-vod/master.m3u8?hls_proxy_subtitles=fr&hls_proxy_default=fr")
+            let chosen = try await TestClient.get(port: port, "/sample/catalog/lecture/master.m3u8?hls_proxy_subtitles=fr&hls_proxy_default=fr")
             #expect(Self.languages(chosen) == ["fr"])
             #expect(subtitleRenditions(chosen).first?.contains("DEFAULT=YES") == true)
         }
@@ -81,10 +92,10 @@ import Testing
         // The example is its own backend on the port it configures (8080): run it on a free port with
         // the URL following, as running it on 8080 would.
         let port = try LoopbackPort.free()
-        let config = try Self.config { $0.replacingOccurrences(of: "http://127.0.0.1:8080/backend/", with: "http://127.0.0.1:\(port)/backend/") }
-        #expect(config.subtitleSets.last?.tracksURL == "http://127.0.0.1:\(port)/backend/{asset}/tracks.json")
+        let config = try Self.config { $0.replacingOccurrences(of: "http://127.0.0.1:8080/sample/catalog/", with: "http://127.0.0.1:\(port)/sample/catalog/") }
+        #expect(config.subtitleSets.last?.tracksURL == "http://127.0.0.1:\(port)/sample/catalog/{asset}/tracks.json")
         try await Self.withService(config, port: port) { port, lines in
-            let master = try await TestClient.get(port: port, "/backend/sample-vod/master.m3u8")
+            let master = try await TestClient.get(port: port, "/sample/backend/lecture/master.m3u8")
             #expect(master.status == 200)
             #expect(Self.languages(master) == ["en", "fr", "es"])
             #expect(!lines.withLock { $0 }.contains { $0.contains("tracks backend failed") })
@@ -93,10 +104,10 @@ import Testing
 
     @Test func theBackendSetFallsBackToItsStaticTrackWhenNothingAnswersOnThatPort() async throws {
         let config = try Self.config {
-            $0.replacingOccurrences(of: "http://127.0.0.1:8080/backend/", with: "http://127.0.0.1:\(LoopbackPort.refusing)/backend/")
+            $0.replacingOccurrences(of: "http://127.0.0.1:8080/sample/catalog/", with: "http://127.0.0.1:\(LoopbackPort.refusing)/sample/catalog/")
         }
         try await Self.withService(config) { port, lines in
-            let master = try await TestClient.get(port: port, "/backend/sample-vod/master.m3u8")
+            let master = try await TestClient.get(port: port, "/sample/backend/lecture/master.m3u8")
             #expect(master.status == 200)
             #expect(Self.languages(master) == ["en"])
             #expect(lines.withLock { $0 }.contains { $0.contains("tracks backend failed") && $0.contains(#""reason":"unreachable""#) })

@@ -9,6 +9,7 @@ import Testing
 @Suite(.timeLimit(.minutes(1))) struct RewriteCommandLineTests {
     static let root = RealPlayerTests.repositoryRoot
     static let sampleMaster = root + "/Examples/sample-vod/master.m3u8"
+    static let lectureMaster = root + "/Examples/sample-vod/catalog/lecture/master.m3u8"
 
     /// The master a running proxy on config.example.json serves at `target`.
     static func served(_ target: String) async throws -> String {
@@ -47,14 +48,14 @@ import Testing
     // MARK: Templates and optional file tracks
 
     @Test func aTemplatedMasterGetsItsCapturesAndLosesItsAbsentOptionalTrackAsTheServerServesIt() async throws {
-        let result = try await Self.rewrite(["--path", "/catalog/sample-vod/master.m3u8"])
+        let result = try await Self.rewrite(["--path", "/sample/catalog/lecture/master.m3u8"], input: Self.lectureMaster)
         #expect(result.status == 0, "\(result.err)")
         #expect(Self.languages(result.out) == ["en", "fr"])
-        #expect(result.out == (try await Self.served("/catalog/sample-vod/master.m3u8")))
+        #expect(result.out == (try await Self.served("/sample/catalog/lecture/master.m3u8")))
         // The optional German track was probed on disk, not skipped: no warning about it.
         #expect(result.err.isEmpty, "\(result.err)")
         // --url and --path name the same request target.
-        let byURL = try await Self.rewrite(["--url", "http://127.0.0.1:8080/catalog/sample-vod/master.m3u8"])
+        let byURL = try await Self.rewrite(["--url", "http://127.0.0.1:8080/sample/catalog/lecture/master.m3u8"], input: Self.lectureMaster)
         #expect(byURL.out == result.out)
     }
 
@@ -75,13 +76,14 @@ import Testing
     // MARK: Choices
 
     @Test func choicesByFlagOrByQueryGiveTheMasterTheServerServesForThem() async throws {
-        let target = "/catalog/sample-vod/master.m3u8?hls_proxy_subtitles=fr,en&hls_proxy_default=fr"
+        let target = "/sample/catalog/lecture/master.m3u8?hls_proxy_subtitles=fr,en&hls_proxy_default=fr"
         let served = try await Self.served(target)
         #expect(Self.languages(served) == ["en", "fr"])
-        let byQuery = try await Self.rewrite(["--path", target])
+        let byQuery = try await Self.rewrite(["--path", target], input: Self.lectureMaster)
         #expect(byQuery.status == 0, "\(byQuery.err)")
         #expect(byQuery.out == served)
-        let byFlags = try await Self.rewrite(["--path", "/catalog/sample-vod/master.m3u8", "--subtitles", "fr,en", "--default", "fr"])
+        let byFlags = try await Self.rewrite(["--path", "/sample/catalog/lecture/master.m3u8", "--subtitles", "fr,en", "--default", "fr"],
+                                             input: Self.lectureMaster)
         #expect(byFlags.out == served)
         let french = try #require(byFlags.out.split(separator: "\n").first { $0.contains(#"LANGUAGE="fr""#) })
         #expect(french.contains("DEFAULT=YES"))
