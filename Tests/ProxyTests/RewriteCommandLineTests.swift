@@ -92,6 +92,10 @@ import Testing
         let replaced = try await Self.rewrite(["--path", "/sample/master.m3u8?hls_proxy_subtitles=en", "--subtitles", "es"])
         #expect(Self.languages(replaced.out) == ["es"])
         #expect(replaced.out == (try await Self.served("/sample/master.m3u8?hls_proxy_subtitles=es")))
+        // Each flag replaces its own parameter only; the URL's other parameters stay, in order.
+        let kept = try await Self.rewrite(["--path", "/sample/master.m3u8?x=1&hls_proxy_subtitles=en,es", "--default", "es"])
+        #expect(Self.languages(kept.out) == ["en", "es"])
+        #expect(kept.out == (try await Self.served("/sample/master.m3u8?x=1&hls_proxy_subtitles=en,es&hls_proxy_default=es")))
     }
 
     // MARK: http sources and tracks_url: offline unless --network

@@ -35,11 +35,15 @@ public enum OfflineRewrite {
         }
     }
 
-    /// The query with the command's choices in place of the URL's own (PlayerChoices' parameters), so
-    /// the master target, and the subtitle URIs made from it, are those of a player asking with them.
+    /// The query with each choice the command gives in place of the URL's own parameter for it
+    /// (PlayerChoices' names), so the master target, and the subtitle URIs made from it, are those of a
+    /// player asking with them.
     static func queryWithChoices(_ query: String?, subtitles: [String]?, defaultTrack: String?) -> String? {
         guard subtitles != nil || defaultTrack != nil else { return query }
-        var items = PlayerChoices.originQuery(query).map { [$0] } ?? []
+        let replaced = [subtitles.map { _ in PlayerChoices.subtitlesName }, defaultTrack.map { _ in PlayerChoices.defaultName }].compactMap { $0 }
+        var items = (query ?? "").split(separator: "&").map(String.init).filter { item in
+            !replaced.contains(String(item.prefix { $0 != "=" }))
+        }
         let encoded = { (value: String) in Template.queryEncoded(Substring(value)) }
         if let subtitles { items.append("\(PlayerChoices.subtitlesName)=\(subtitles.map(encoded).joined(separator: ","))") }
         if let defaultTrack { items.append("\(PlayerChoices.defaultName)=\(encoded(defaultTrack))") }
