@@ -79,30 +79,41 @@ case .checkConfig:
         printError("without one it would \(plan): nothing is mounted, so every request but /healthz, /readyz and /metrics would answer 404")
         exit(1)
     }
+    // Valid, but worth saying before it is deployed (the example config's published signing key).
+    for warning in config.signing.publishedExampleKeyWarnings { printError("warning: \(warning)") }
     print("configuration file \(configFile) test is successful")
     print("it would \(plan)")
     print(config.limits.originExchangesSummary)
-case .rewrite(let url, let input):
+case .rewrite(let request):
     for warning in options.warnings { printError("warning: \(warning)") }
     let (config, _) = loadConfig()
     let bytes: [UInt8]
-    if input == "-" {
+    if request.input == "-" {
         bytes = readStandardInput()
-    } else if let data = FileManager.default.contents(atPath: input) {
+    } else if let data = FileManager.default.contents(atPath: request.input) {
         bytes = Array(data)
     } else {
-        fail("cannot read \(input)", status: 1)
+        fail("cannot read \(request.input)", status: 1)
     }
-    do {
-        let output = try OfflineRewrite.rewrite(bytes, proxyURL: url, config: config)
-        do {
-            try FileHandle.standardOutput.write(contentsOf: Data(output))
+    // What the command cannot do as the server would (an origin it does not ask offline) goes to stderr.
+    let logger = ProxyLogger(level: .warn, accessSink: { _ in }, diagnosticSink: { line in printError(line) })
+    // Resolving tracks is async (file probes go through the server's fetcher): run it, then end the process.
+    Task.detached {
+        do throws(ProxyError) {
+            let output = try await OfflineRewrite.rewrite(
+                bytes, proxyURL: request.url, config: config, subtitles: request.subtitles, defaultTrack: request.defaultTrack,
+                network: request.network, logger: logger)
+            do {
+                try FileHandle.standardOutput.write(contentsOf: Data(output))
+            } catch {
+                fail("cannot write the output: \(error)", status: 1)
+            }
+            exit(0)
         } catch {
-            fail("cannot write the output: \(error)", status: 1)
+            fail(error.reason, status: 1)
         }
-    } catch {
-        fail(error.reason, status: 1)
     }
+    dispatchMain()
 case .sign(let request):
     let (config, _) = loadConfig()
     let bytes: [UInt8]

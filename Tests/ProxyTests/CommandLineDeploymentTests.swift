@@ -142,7 +142,7 @@ import Testing
         #expect(result.status == 0)
         let lines = result.out.split(separator: "\n")
         #expect(lines.first == "configuration file \(Self.root)/config.example.json test is successful"[...])
-        #expect(lines.dropFirst().first == "it would listen on 127.0.0.1:8080 (host from config file, port from config file) with 1 mount(s) and 1 subtitle set(s)"[...])
+        #expect(lines.dropFirst().first == "it would listen on 127.0.0.1:8080 (host from config file, port from config file) with 1 mount(s) and 3 subtitle set(s)"[...])
         #expect(lines.last?.hasPrefix("origin exchanges: at most ") == true, "\(result.out)")
     }
 

@@ -174,14 +174,14 @@ import Testing
             == "#EXTM3U\n#EXT-X-STREAM-INF:BANDWIDTH=1\n/files/vod-ts/v0/index.m3u8?x=1\n#EXT-X-STREAM-INF:BANDWIDTH=2\n//host/v.m3u8\n")
     }
 
-    @Test func theOfflineRewriteMapsURIFormsAsTheServerDoes() throws {
+    @Test func theOfflineRewriteMapsURIFormsAsTheServerDoes() async throws {
         let config = try ProxyConfig.decode(Array("""
             { "mounts": { "vod": { "origin": "http://origin.example/vod" } },
               "subtitles": [ { "name": "s", "closed_captions": "none",
                                "tracks": [ { "id": "en", "name": "English", "language": "en", "source": "en.vtt" } ] } ] }
             """.utf8), environment: [:])
         let master = Array("#EXTM3U\n#EXT-X-STREAM-INF:BANDWIDTH=1\nhttp://origin.example/vod/v0.m3u8\n".utf8)
-        let output = try OfflineRewrite.rewrite(master, proxyURL: "http://127.0.0.1:8080/vod/m.m3u8", config: config)
+        let output = try await OfflineRewrite.rewrite(master, proxyURL: "http://127.0.0.1:8080/vod/m.m3u8", config: config)
         let lines = String(decoding: output, as: UTF8.self).split(separator: "\n")
         #expect(lines.suffix(2) == [#"#EXT-X-STREAM-INF:BANDWIDTH=1,CLOSED-CAPTIONS=NONE,SUBTITLES="subs""#, "/vod/v0.m3u8"])
     }

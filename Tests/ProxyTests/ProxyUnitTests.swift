@@ -98,24 +98,24 @@ import Testing
 
     @Test func rewriteSubcommandParses() throws {
         let options = try CommandLineOptions.parse(["rewrite", "--config", "c.json", "--url", "http://127.0.0.1:8080/s/m.m3u8", "in.m3u8"], environment: [:])
-        #expect(options.action == .rewrite(url: "http://127.0.0.1:8080/s/m.m3u8", input: "in.m3u8"))
+        #expect(options.action == .rewrite(CommandLineOptions.RewriteRequest(url: "http://127.0.0.1:8080/s/m.m3u8", input: "in.m3u8")))
         #expect(options.configPath == "c.json")
     }
 
-    @Test func offlineRewriteMatchesWhatTheServerWouldServe() throws {
+    @Test func offlineRewriteMatchesWhatTheServerWouldServe() async throws {
         let root = Fixtures.repositoryRoot.path
         let config = try ProxyConfig.load(contentsOf: root + "/config.example.json", environment: [:])
         let master = Array(try #require(FileManager.default.contents(atPath: root + "/Examples/sample-vod/master.m3u8")))
-        let output = try OfflineRewrite.rewrite(master, proxyURL: "http://127.0.0.1:8080/sample/master.m3u8", config: config)
+        let output = try await OfflineRewrite.rewrite(master, proxyURL: "http://127.0.0.1:8080/sample/master.m3u8", config: config)
         let text = String(decoding: output, as: UTF8.self)
         let expectedURI = SubtitleURL(setName: "sample", trackID: "en", masterTarget: "/sample/master.m3u8", resource: .playlist).path
         #expect(text.contains("URI=\"\(expectedURI)\""))
         #expect(text.components(separatedBy: "#EXT-X-MEDIA:TYPE=SUBTITLES").count == 4)
-        #expect(throws: ProxyError.self) {
-            try OfflineRewrite.rewrite(master, proxyURL: "http://127.0.0.1:8080/nomount/master.m3u8", config: config)
+        await #expect(throws: ProxyError.self) {
+            try await OfflineRewrite.rewrite(master, proxyURL: "http://127.0.0.1:8080/nomount/master.m3u8", config: config)
         }
-        #expect(throws: ProxyError.self) {
-            try OfflineRewrite.rewrite(Array("not a playlist".utf8), proxyURL: "http://127.0.0.1:8080/sample/master.m3u8", config: config)
+        await #expect(throws: ProxyError.self) {
+            try await OfflineRewrite.rewrite(Array("not a playlist".utf8), proxyURL: "http://127.0.0.1:8080/sample/master.m3u8", config: config)
         }
     }
 }

@@ -75,6 +75,34 @@ import Testing
         #expect(result.err.split(separator: "\n").count == 1, "\(result.err)")
     }
 
+    /// `--expires-in` is range-checked when parsed, but the expiry is now plus it: on a clock near the
+    /// end of year 9999 a valid number of seconds lands past the latest expiry a token may carry.
+    /// That is the flag's mistake (exit 2), and the last second that still fits is signed.
+    @Test func anExpiryPastYear9999IsAUsageErrorAndTheLastSecondIsSigned() throws {
+        let config = try ProxyConfig.decode(
+            Array(#"{"mounts": {"sample": {"origin": "http://origin.test/vod"}}, "signing": {"keys": {"k1": "\#(Self.key)"}}}"#.utf8),
+            environment: [:])
+        let latest = SignedPayloadDecoder.latestExpiry
+        let request = CommandLineOptions.SignRequest(master: "/sample/master.m3u8", tracks: "t.json", expiresIn: 3600)
+        let tracks = Array(Self.tracksJSON.utf8)
+        guard case .failure(let failure) = SignCommand.playbackPath(request, tracksJSON: tracks, config: config, now: latest - 3599) else {
+            Issue.record("an expiry one second past year 9999 was signed")
+            return
+        }
+        #expect(failure.status == 2)
+        #expect(failure.messages.count == 1)
+        #expect(failure.messages.first?.hasPrefix("--expires-in 3600: ") == true, "\(failure.messages)")
+        #expect(failure.messages.first?.contains("year 9999") == true, "\(failure.messages)")
+        // Overflowing Int64 is the same mistake.
+        let overflowing = SignCommand.playbackPath(request, tracksJSON: tracks, config: config, now: .max - 10)
+        #expect((try? overflowing.get()) == nil)
+        if case .failure(let failure) = overflowing { #expect(failure.status == 2) }
+        let path = try SignCommand.playbackPath(request, tracksJSON: tracks, config: config, now: latest - 3600).get()
+        let token = String(path.dropFirst("/_hls-proxy/v1/signed/".count).dropLast("/master.m3u8".count))
+        let verified = try SignedTokenVerifier(signing: config.signing).verify(token, now: latest - 3600, graceSeconds: 0).get()
+        #expect(verified.expiry == latest)
+    }
+
     @Test func aKeyIdIsRequiredWhenSeveralKeysAreConfiguredAndMustBeOneOfThem() async throws {
         let config = try Self.config(keys: #"{"k1": "${SIGNING_KEY}", "k2": "${SIGNING_KEY}-2"}"#)
         let tracks = try Self.file("t.json", Self.tracksJSON)

@@ -90,25 +90,55 @@ import Testing
         #expect(String(decoding: data, as: UTF8.self) == "/_hls-proxy/v1/signed/\(Self.exampleToken)/master.m3u8\n")
     }
 
-    /// A change anywhere is refused: in the key id, the payload (first, middle, last character), either
-    /// dot, the signature (first, middle, last character, including its unused low bits), or a cut.
-    @Test func aTokenTamperedAtAnyPositionIsRefused() {
+    /// A change anywhere is refused, with the reason its position calls for: a key id changed to
+    /// another well-formed one names an unknown key; a change in the payload or the signature (first,
+    /// middle, last character, including the signature's unused low bits) fails the MAC; a dot added,
+    /// a dot removed or a cut that loses a part breaks the `{key id}.{payload}.{signature}` shape.
+    @Test func aTokenTamperedAtAnyPositionIsRefusedForThatPositionsReason() {
         let token = Array(Self.token().utf8)
         let dots = token.indices.filter { token[$0] == UInt8(ascii: ".") }
-        let positions = [0, 1, dots[0], dots[0] + 1, (dots[0] + dots[1]) / 2, dots[1] - 1, dots[1], dots[1] + 1,
-                         (dots[1] + token.count) / 2, token.count - 1]
-        for position in positions {
+        #expect(dots.count == 2)
+        let keyID = [0, 1]
+        let payload = [dots[0] + 1, (dots[0] + dots[1]) / 2, dots[1] - 1]
+        let signature = [dots[1] + 1, (dots[1] + token.count) / 2, token.count - 1]
+        func expected(at position: Int, replacement: UInt8) -> SignedTokenRefusal.Reason {
+            // A third dot, or one of the two gone: the shape no longer holds, wherever it happens.
+            if replacement == UInt8(ascii: ".") || dots.contains(position) { return .malformed }
+            // "A1", "kB", "k-": still letters, digits and "-", but no configured key (k1, k2).
+            if keyID.contains(position) { return .unknownKey }
+            return .badSignature
+        }
+        var checked = 0
+        for position in keyID + [dots[0]] + payload + [dots[1]] + signature {
             for replacement in [UInt8(ascii: "A"), UInt8(ascii: "B"), UInt8(ascii: "-"), UInt8(ascii: ".")] where token[position] != replacement {
                 var changed = token
                 changed[position] = replacement
                 let reason = Self.reason(String(decoding: changed, as: UTF8.self))
-                #expect(reason != nil, "a change to \(Character(Unicode.Scalar(replacement))) at \(position) was accepted")
+                let want = expected(at: position, replacement: replacement)
+                #expect(reason == want, "a change to \(Character(Unicode.Scalar(replacement))) at \(position) gave \(String(describing: reason)), not \(want)")
+                checked += 1
             }
         }
-        for length in [0, 1, dots[0], dots[1], token.count - 1] {
-            #expect(Self.reason(String(decoding: token.prefix(length), as: UTF8.self)) != nil, "the first \(length) bytes were accepted")
+        // Eleven positions, three or four replacements each (none equal to what is there).
+        #expect(checked >= 33)
+        // Cuts: nothing, inside the key id, at either dot or just after it (a part left empty) are
+        // malformed; one character off the signature keeps the shape and fails the MAC.
+        let cuts: [(Int, SignedTokenRefusal.Reason)] = [
+            (0, .malformed), (1, .malformed), (dots[0], .malformed), (dots[0] + 1, .malformed), (dots[1], .malformed),
+            (dots[1] + 1, .malformed), (token.count - 1, .badSignature),
+        ]
+        for (length, want) in cuts {
+            let reason = Self.reason(String(decoding: token.prefix(length), as: UTF8.self))
+            #expect(reason == want, "the first \(length) bytes gave \(String(describing: reason)), not \(want)")
         }
+        // One character added after the signature, or a signature that is not base64url at all.
         #expect(Self.reason(String(decoding: token, as: UTF8.self) + "A") == .badSignature)
+        #expect(Self.reason(String(decoding: token[...dots[1]], as: UTF8.self) + "!!!!") == .badSignature)
+        // The payload swapped for another token's (same key, other expiry): its MAC is not this one's.
+        let other = Array(Self.token(expiry: Self.expiry + 1).utf8)
+        let otherDots = other.indices.filter { other[$0] == UInt8(ascii: ".") }
+        let spliced = Array(other[..<otherDots[1]]) + Array(token[dots[1]...])
+        #expect(Self.reason(String(decoding: spliced, as: UTF8.self)) == .badSignature)
     }
 
     @Test func theSignatureIsCheckedBeforeThePayloadIsRead() {

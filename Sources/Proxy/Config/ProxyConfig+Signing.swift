@@ -22,5 +22,17 @@ extension ProxyConfig {
 
         /// Whether any key is configured.
         public var isEnabled: Bool { !keys.isEmpty }
+
+        /// The key docs/signing.md's worked example and config.example.json publish, so the example
+        /// starts with no environment: anyone can sign with it, so it is warned about wherever it is found.
+        public static let publishedExampleKey = "example-key-do-not-use-0123456789abcdef"
+
+        /// One warning per key id whose secret is the published example key (start-up and `--check-config`).
+        public var publishedExampleKeyWarnings: [String] {
+            keys.filter { $0.value == Self.publishedExampleKey }.keys.sorted().map { id in
+                "signing.keys.\(id): is the published example key (docs/signing.md): anyone can sign playback URLs with it;"
+                    + " never deploy it, use \"${HLS_PROXY_SIGNING_KEY}\" set to `openssl rand -base64 32`"
+            }
+        }
     }
 }

@@ -6,8 +6,8 @@ public struct CommandLineOptions: Equatable, Sendable {
         case checkConfig
         case version
         case help
-        /// `rewrite --config PATH --url URL [FILE|-]`: print a rewritten master, offline.
-        case rewrite(url: String, input: String)
+        /// `rewrite --config PATH (--url URL | --path PATH) ... [FILE|-]`: print a rewritten master, offline.
+        case rewrite(RewriteRequest)
         /// `sign --config PATH --master PATH --tracks FILE|- ...`: print a signed playback path.
         case sign(SignRequest)
     }
@@ -73,15 +73,9 @@ public struct CommandLineOptions: Equatable, Sendable {
     /// Parses arguments (without the program name); environment variables fill what flags leave unset.
     public static func parse(_ arguments: [String], environment: [String: String]) throws(UsageError) -> CommandLineOptions {
         if arguments.first == "sign" { return try parseSign(arguments.dropFirst(), environment: environment) }
+        if arguments.first == "rewrite" { return try parseRewrite(arguments.dropFirst(), environment: environment) }
         var options = CommandLineOptions()
-        var rest = arguments[...]
-        var rewriteURL: String?
-        var positional: [String] = []
-        if rest.first == "rewrite" {
-            rest = rest.dropFirst()
-            options.action = .rewrite(url: "", input: "-")
-        }
-        var cursor = ArgumentCursor(rest)
+        var cursor = ArgumentCursor(arguments[...])
         while let flag = cursor.nextFlag() {
             switch flag {
             case "--config", "-c": options.configPath = try cursor.value()
@@ -99,24 +93,11 @@ public struct CommandLineOptions: Equatable, Sendable {
             case "--check-config": options.action = .checkConfig
             case "--version", "-V": options.action = .version
             case "--help", "-h": options.action = .help
-            case "--url":
-                guard case .rewrite = options.action else { throw UsageError(description: "--url is only for the rewrite subcommand") }
-                rewriteURL = try cursor.value()
+            case "--url", "--path", "--network":
+                throw UsageError(description: "\(flag) is only for the rewrite subcommand")
             default:
-                if case .rewrite = options.action, cursor.argument == "-" || !cursor.argument.hasPrefix("-") {
-                    positional.append(cursor.argument)
-                } else {
-                    throw UsageError(description: "unknown option \(Sanitized.text(cursor.argument)) (see --help)")
-                }
+                throw UsageError(description: "unknown option \(Sanitized.text(cursor.argument)) (see --help)")
             }
-        }
-        if case .rewrite = options.action, options.action != .help {
-            guard let url = rewriteURL else { throw UsageError(description: "rewrite needs --url MASTER_URL") }
-            guard positional.count <= 1 else { throw UsageError(description: "rewrite takes at most one input file") }
-            guard options.configPath != nil || environment["HLS_PROXY_CONFIG"] != nil else {
-                throw UsageError(description: "rewrite needs --config PATH")
-            }
-            options.action = .rewrite(url: url, input: positional.first ?? "-")
         }
         try options.readEnvironment(environment)
         return options
@@ -159,7 +140,8 @@ public struct CommandLineOptions: Equatable, Sendable {
         Usage:
           hls-subtitle-proxy [--config PATH] [--host H] [--port N] [--threads N] [--log-level L] [--access-log on|off]
           hls-subtitle-proxy --check-config --config PATH
-          hls-subtitle-proxy rewrite --config PATH --url MASTER_URL [FILE|-]
+          hls-subtitle-proxy rewrite --config PATH (--url MASTER_URL | --path MASTER_PATH)
+                                     [--subtitles en,fr] [--default fr] [--network] [FILE|-]
           hls-subtitle-proxy sign --config PATH --master PATH --tracks FILE|- [--expires-in SECONDS]
                                   [--key-id ID] [--subtitles en,fr] [--default fr]
 
@@ -181,7 +163,17 @@ public struct CommandLineOptions: Equatable, Sendable {
 
         Subcommand:
           rewrite                print FILE (or stdin) rewritten as the running proxy would serve the
-                                 master at MASTER_URL (a proxy URL); no network is used
+                                 master at MASTER_URL (a proxy URL) or MASTER_PATH (its path and query),
+                                 with the tracks the server would resolve: {captures} filled in from
+                                 the path, optional tracks listed only when their source exists, and
+                                 the choices (--subtitles lists only those tracks, --default makes one
+                                 DEFAULT, by language or id; or the URL's hls_proxy_subtitles and
+                                 hls_proxy_default). No network is used: optional tracks with a file
+                                 source (a directory mount) are probed on disk, those with an http(s)
+                                 source are left out and a set's tracks_url is not asked (its static
+                                 tracks are listed), each with a warning on stderr; --network asks
+                                 those origins as the server would. Exit 2 on usage errors, 1 when
+                                 the input or config cannot be rewritten
           sign                   print a signed playback path /_hls-proxy/v1/signed/{token}/master.m3u8
                                  for the master PATH (a mount path or embedded form, with its query)
                                  and the tracks in FILE (a JSON array of track objects, or

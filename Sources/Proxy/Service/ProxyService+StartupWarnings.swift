@@ -23,6 +23,7 @@ extension ProxyService {
                         + "also matches would be served as masters (a master inside a master); name the media playlists to wrap")
             }
         }
+        warnings += config.signing.publishedExampleKeyWarnings
         return warnings
     }
 }

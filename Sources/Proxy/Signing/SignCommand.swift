@@ -49,8 +49,15 @@ public enum SignCommand {
         var reader = ConfigReader(environment: [:])
         _ = SubtitleSetDecoder.trackConfigs(.array(tracks), at: ConfigPath.root.key("tracks"), in: &reader)
         if let error = reader.error { return .failure(Failure(status: 1, messages: error.problems)) }
+        // A token's `exp` ends at year 9999 (SignedPayloadDecoder.latestExpiry): a later one is the flag's
+        // mistake, a usage error like any other bad --expires-in, not a problem with the input.
         let (expiry, overflow) = now.addingReportingOverflow(request.expiresIn)
-        guard !overflow else { return .failure(Failure(status: 2, messages: ["--expires-in is too far ahead"])) }
+        guard !overflow, expiry <= SignedPayloadDecoder.latestExpiry else {
+            return .failure(Failure(status: 2, messages: [
+                "--expires-in \(request.expiresIn): the expiry would be after the end of year 9999"
+                    + " (unix \(SignedPayloadDecoder.latestExpiry)), the latest a token may carry",
+            ]))
+        }
         let payload = SignedTokenSigner.payload(
             expiry: expiry, master: request.master, tracks: tracks, subtitles: request.subtitles, defaultTrack: request.defaultTrack)
         guard let key = signing.keys[keyID] else { return .failure(Failure(status: 2, messages: ["unknown key id"])) }
