@@ -8,7 +8,8 @@
 #
 # Environment: DURATION (seconds per wrk run, 5), ROUNDS (pairs per test, 3), IDLE (idle connections, 10000),
 # ONLY (tests to run), LOGS=on (access logs on both sides, to files on tmpfs when /dev/shm exists), SKIP_BUILD=1 (use the existing release build),
-# STATIC=0 (the dynamically linked build), PROXY_BIN (any binary).
+# STATIC=0 (the dynamically linked build), PROXY_BIN (any binary); ports PROXY_PORT, NGINX_PORT, COLD_PORT, START_PORT,
+# CEILING_PORT, VIEWER_PORT and VIEWER_NGINX_PORT (the viewer mix's proxy and nginx), 18180 to 18186.
 set -euo pipefail
 
 DURATION=${DURATION:-5}
