@@ -4,23 +4,26 @@
 #
 #   bench/run.sh                          # everything, about 5 minutes
 #   DURATION=3 ROUNDS=3 bench/run.sh      # shorter wrk runs
-#   ONLY="redirect master" bench/run.sh   # a subset: redirect ceiling health master cold disk stream many startup subtitles
+#   ONLY="redirect master" bench/run.sh   # a subset: redirect ceiling health master viewer cold disk stream many startup subtitles
 #
 # Environment: DURATION (seconds per wrk run, 5), ROUNDS (pairs per test, 3), IDLE (idle connections, 10000),
 # ONLY (tests to run), LOGS=on (access logs on both sides, to files on tmpfs when /dev/shm exists), SKIP_BUILD=1 (use the existing release build),
-# STATIC=0 (the dynamically linked build), PROXY_BIN (any binary).
+# STATIC=0 (the dynamically linked build), PROXY_BIN (any binary); ports PROXY_PORT, NGINX_PORT, COLD_PORT, START_PORT,
+# CEILING_PORT, VIEWER_PORT and VIEWER_NGINX_PORT (the viewer mix's proxy and nginx), 18180 to 18186.
 set -euo pipefail
 
 DURATION=${DURATION:-5}
 ROUNDS=${ROUNDS:-3}
 IDLE=${IDLE:-10000}
-ONLY=${ONLY:-redirect ceiling health master cold disk stream many startup subtitles}
+ONLY=${ONLY:-redirect ceiling health master viewer cold disk stream many startup subtitles}
 LOGS=${LOGS:-off}
 PROXY_PORT=${PROXY_PORT:-18180}
 NGINX_PORT=${NGINX_PORT:-18181}
 COLD_PORT=${COLD_PORT:-18182}
 START_PORT=${START_PORT:-18183}
 CEILING_PORT=${CEILING_PORT:-18184}
+VIEWER_PORT=${VIEWER_PORT:-18185}
+VIEWER_NGINX_PORT=${VIEWER_NGINX_PORT:-18186}
 
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 BENCH="$ROOT/bench"
@@ -135,11 +138,13 @@ grep -q 'TYPE=SUBTITLES' "$WORK/www/master-rewritten.m3u8" || { echo "the proxy'
 # one core, which tells a run the client limited (wrk near 100 %) from one the server did, and the
 # user-space part of the server's time (the rest is the kernel's: sockets, epoll, TCP on loopback).
 TICK_US=$((1000000 / $(getconf CLK_TCK)))
+# The wrk script: report.lua for one URL; mix.lua (which ends with report.lua) to cycle through MIX_PATHS.
+WRK_SCRIPT=$BENCH/report.lua
 cpu_ticks() { awk '{ print $14 + $15, $14 }' "/proc/$1/stat"; }
 wrk_run() { # URL CONNECTIONS [SERVER_PID]
     local out before=() after=() times server=- user=- client
     [ -n "${3:-}" ] && read -r -a before <<< "$(cpu_ticks "$3")"
-    times=$( { TIMEFORMAT="%U %S"; time wrk -t1 -c"$2" -d"${DURATION}s" --timeout 5s -s "$BENCH/report.lua" "$1" > "$WORK/wrk.out" 2>&1; } 2>&1 )
+    times=$( { TIMEFORMAT="%U %S"; time wrk -t1 -c"$2" -d"${DURATION}s" --timeout 5s -s "$WRK_SCRIPT" "$1" > "$WORK/wrk.out" 2>&1; } 2>&1 )
     [ -n "${3:-}" ] && read -r -a after <<< "$(cpu_ticks "$3")"
     out=$(grep '^RESULT' "$WORK/wrk.out")
     read -r -a r <<< "${out#RESULT }"
@@ -234,6 +239,92 @@ if wants master; then
     p=$(median "${A_RPS[@]}"); n=$(median "${B_RPS[@]}")
     row "cached master req/s, 64 conn" "$p" "$n" "$(ratio "$p" "$n")" ">= 1.2"
     cpu_rows "cached master" "(reported)"
+fi
+
+if wants viewer; then
+    # One viewer's whole request mix for the bundled sample (Examples/sample-vod): the rewritten master,
+    # the three subtitle playlists and their WebVTT files, the variant playlists and their segments, each
+    # once in turn. Against nginx serving exactly the bytes the proxy gave in this run as static files
+    # (and, for the redirect mount, `return 302` with the proxy's Location), as if packaged offline.
+    # Two mounts: a directory mount (every answer from the proxy) and an http mount in redirect mode
+    # (master and subtitles from the proxy, 302 for variants and segments; its origin is the main nginx).
+    cp -r "$ROOT/Examples/sample-vod" "$WORK/www/sample-vod"
+    level=warn access=false
+    [ "$LOGS" = on ] && level=info && access=true
+    cat > "$WORK/viewer.json" <<VIEWER
+{
+  "listen": { "host": "127.0.0.1", "port": $VIEWER_PORT },
+  "mounts": {
+    "files": { "origin": "$ROOT/Examples/sample-vod" },
+    "viewer": { "origin": "http://127.0.0.1:$NGINX_PORT/sample-vod/", "segments": "redirect" }
+  },
+  "subtitles": [
+    { "name": "sample", "masters": ["/files/master.m3u8", "/viewer/master.m3u8"], "group_id": "subs",
+      "tracks": [
+        { "id": "en", "name": "English", "language": "en", "default": true, "autoselect": true, "source": "subs/en.vtt", "mode": "segmented" },
+        { "id": "fr", "name": "Français", "language": "fr", "autoselect": true, "source": "subs/fr.vtt", "mode": "segmented" },
+        { "id": "es", "name": "Español", "language": "es", "autoselect": true, "source": "subs/es.srt", "mode": "single" }
+      ] }
+  ],
+  "limits": { "max_connections": 20000 },
+  "cache": { "master_ttl_seconds": 3600, "subtitle_ttl_seconds": 3600 },
+  "log_level": "$level",
+  "access_log": $access
+}
+VIEWER
+    out=/dev/null
+    [ "$LOGS" = on ] && out="$LOG_DIR/viewer.access.log"
+    "$PROXY" --config "$WORK/viewer.json" > "$out" 2> "$WORK/viewer.err" &
+    PIDS+=($!)
+    VIEWER_PID=${PIDS[-1]}
+    wait_healthy "$VIEWER_PORT"
+    # The proxy's answers become nginx's files: 200s under its root at the same path, 302s as
+    # `location = PATH { return 302 LOCATION; }`.
+    mkdir -p "$WORK/viewer-nginx/www"
+    : > "$WORK/viewer-nginx/locations-viewer.conf"
+    for mount in files viewer; do
+        python3 "$BENCH/viewer_paths.py" "$VIEWER_PORT" "/$mount/master.m3u8" > "$WORK/viewer-$mount.list"
+        awk '{ print $2 }' "$WORK/viewer-$mount.list" > "$WORK/viewer-$mount.paths"
+        while read -r status path location; do
+            if [ "$status" = 200 ]; then
+                mkdir -p "$(dirname "$WORK/viewer-nginx/www$path")"
+                curl -sf "http://127.0.0.1:$VIEWER_PORT$path" > "$WORK/viewer-nginx/www$path"
+            else
+                echo "location = $path { return $status $location; }" >> "$WORK/viewer-nginx/locations-viewer.conf"
+            fi
+        done < "$WORK/viewer-$mount.list"
+        log "viewer mix on /$mount/: $(wc -l < "$WORK/viewer-$mount.paths") paths ($(grep -c '^200' "$WORK/viewer-$mount.list") answered 200)"
+    done
+    grep -q 'TYPE=SUBTITLES' "$WORK/viewer-nginx/www/files/master.m3u8" || { echo "the viewer proxy's master has no subtitles" >&2; exit 1; }
+    sed -e "s|@WORK@|$WORK/viewer-nginx|g" -e "s|@PORT@|$VIEWER_NGINX_PORT|" -e "s|@LOCATION@|$LOCATION|" -e "s|@ACCESS_LOG@|$ACCESS_LOG|" -e "s|@NOFILE@|$NOFILE|" \
+        "$BENCH/nginx.conf.template" > "$WORK/viewer-nginx/nginx.conf"
+    "$NGINX" -c "$WORK/viewer-nginx/nginx.conf" -p "$WORK/viewer-nginx" &
+    PIDS+=($!)
+    wait_healthy "$VIEWER_NGINX_PORT"
+    VIEWER_NGINX_WORKER=$(pgrep -P "${PIDS[-1]}" | head -1)
+    # Both sides must give the same status for every path, and the same body (a 200) or Location (a
+    # 302: nginx adds a small HTML body to its own), or the anchor is not exact.
+    for mount in files viewer; do
+        while read -r path; do
+            a=$(curl -s -o "$WORK/a.body" -w '%{http_code} %{redirect_url}' "http://127.0.0.1:$VIEWER_PORT$path")
+            b=$(curl -s -o "$WORK/b.body" -w '%{http_code} %{redirect_url}' "http://127.0.0.1:$VIEWER_NGINX_PORT$path")
+            [ "$a" = "$b" ] && { [ "${a%% *}" != 200 ] || cmp -s "$WORK/a.body" "$WORK/b.body"; } \
+                || { echo "nginx's answer for $path differs from the proxy's ($a / $b)" >&2; exit 1; }
+        done < "$WORK/viewer-$mount.paths"
+    done
+    WRK_SCRIPT=$BENCH/mix.lua
+    export REPORT_LUA=$BENCH/report.lua
+    for mount in files viewer; do
+        export MIX_PATHS=$WORK/viewer-$mount.paths
+        label="directory mount"
+        [ "$mount" = viewer ] && label="redirect mount"
+        log "viewer mix, $label, 64 connections"
+        pair "http://127.0.0.1:$VIEWER_PORT/" "http://127.0.0.1:$VIEWER_NGINX_PORT/" 64 "$VIEWER_PID" "$VIEWER_NGINX_WORKER"
+        p=$(median "${A_RPS[@]}"); n=$(median "${B_RPS[@]}")
+        row "viewer mix req/s, $label, 64 conn ($(wc -l < "$MIX_PATHS") paths)" "$p" "$n (same bytes, static)" "$(ratio "$p" "$n")" ">= 1.0"
+        cpu_rows "viewer mix, $label" "(reported)"
+    done
+    WRK_SCRIPT=$BENCH/report.lua
 fi
 
 if wants cold; then

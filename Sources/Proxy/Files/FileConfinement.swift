@@ -14,8 +14,10 @@ enum FileConfinement {
             }
             parts.append(segment)
         }
+        // Inside `root` by construction: no part is "." or ".." or holds a "/" or a backslash, so there is
+        // nothing to standardize and compare (`checkInside`'s Foundation URLs cost about a quarter of
+        // a file request's instructions).
         var path = parts.isEmpty ? root : root + "/" + parts.joined(separator: "/")
-        try checkInside(root: root, path: path)
         // A trailing "/" asks for a directory: kept as "/." (a file URL's path drops a bare trailing
         // slash), so "master.m3u8/" is refused as the kernel refuses it rather than served.
         if !parts.isEmpty, rawRelativePath.hasSuffix("/") { path += "/." }
@@ -57,14 +59,50 @@ enum FileConfinement {
     }
 
     /// A `file://` URL for an absolute path, percent-encoded so that relative references resolve against it.
+    /// A plain path (see `isPlain`) is written as it is, as Foundation writes it, without Foundation
+    /// (a per-request cost on directory mounts); any other goes through `URL`.
     static func fileURL(path: String) -> String {
-        URL(fileURLWithPath: path).absoluteString
+        if isPlain(path.utf8) { return "file://" + path }
+        return URL(fileURLWithPath: path).absoluteString
     }
 
-    /// The path of a `file://` URL, or nil when it is not one.
+    /// The path of a `file://` URL, or nil when it is not one. A plain path after `file://` is taken
+    /// as it is (nothing to decode); any other URL is parsed by `URL`.
     static func path(fromFileURL url: String) -> String? {
+        let scheme = "file://".utf8
+        if url.utf8.starts(with: scheme), isPlain(url.utf8.dropFirst(scheme.count)) {
+            return String(url.utf8.dropFirst(scheme.count))
+        }
         guard let parsed = URL(string: url), parsed.isFileURL else { return nil }
         return parsed.path
+    }
+
+    /// An absolute path whose URL form is itself: only RFC 3986 unreserved characters and "/" (nothing
+    /// to percent-encode, RFC 3986 §2.3), and segments that are neither empty nor dots alone (nothing
+    /// for `URL` to standardize, no trailing "/" for it to drop). A test compares both forms with Foundation's.
+    static func isPlain<Bytes: Sequence<UInt8>>(_ path: Bytes) -> Bool {
+        var segmentLength = -1  // -1: before the leading "/"
+        var dots = 0
+        for byte in path {
+            if byte == UInt8(ascii: "/") {
+                guard segmentLength < 0 || dots < segmentLength else { return false }
+                segmentLength = 0
+                dots = 0
+                continue
+            }
+            guard segmentLength >= 0 else { return false }
+            switch byte {
+            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
+                 UInt8(ascii: "-"), UInt8(ascii: "_"), UInt8(ascii: "~"):
+                break
+            case UInt8(ascii: "."):
+                dots += 1
+            default:
+                return false
+            }
+            segmentLength += 1
+        }
+        return dots < segmentLength
     }
 
     private static func isInside(_ path: String, root: String) -> Bool {

@@ -52,7 +52,9 @@ struct FileResponder: Sendable {
     /// before it; throws when the read fails.
     private func relocatedPlaylist(_ file: HTTPFile, path: String, mount: Mount?) throws(HTTPServerError) -> [UInt8]? {
         guard let relocation, PassThroughResponder.isPlaylistPath(path), file.size <= maxPlaylistBytes else { return nil }
-        let bytes = try file.read(upTo: maxPlaylistBytes + 1)
+        // Its size and one byte more, which tells a file that grew since the fstat: read again up to the limit.
+        var bytes = try file.read(upTo: file.size + 1)
+        if bytes.count > file.size { bytes = try file.read(upTo: maxPlaylistBytes + 1) }
         guard bytes.count <= maxPlaylistBytes else { return nil }
         let url = FileConfinement.fileURL(path: path)
         let relocated = relocation.proxyingAbsoluteURIs(bytes, mount: mount, requestedURL: url, finalURL: url)

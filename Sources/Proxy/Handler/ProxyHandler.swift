@@ -147,6 +147,9 @@ public final class ProxyHandler: Sendable {
         case .work(.passThrough(let target)):
             guard let stored = passThrough.storedFile(target, request: request) else { return nil }
             return finish(stored, request: request, started: started)
+        case .work(.subtitle(let url)):
+            guard let answer = subtitles.immediate(url, request: request) else { return nil }
+            return finish(answer, request: request, started: started)
         case .work:
             return nil
         }

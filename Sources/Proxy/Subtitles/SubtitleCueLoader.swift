@@ -23,12 +23,7 @@ struct SubtitleCueLoader: Sendable {
     /// Load shedding is not a broken source: `OriginError.overloaded` is thrown (503), never served or
     /// cached empty.
     func cues(set: SubtitleSet, track: TrackConfig, master: OriginTarget, request: HTTPRequest) async throws -> SubtitleTrackCues {
-        // The resolved source and what shapes the cues are in the key: the same set, track id and master
-        // may carry other sources (a template, a backend, a signed URL), and those never share cues.
-        let key = MemoryCacheKey.make(master.url, target: master, request: request, qualifiers: [
-            set.name, track.id, track.source, track.format?.rawValue ?? "", String(track.offset), track.mpegts.map { String($0) } ?? "",
-            track.track.language,
-        ])
+        let key = Self.documentKey(set: set, track: track, master: master, request: request)
         if let hit = documents.value(for: key) { return hit }
         return try await loads.cues(for: key) { [self] in
             // A load that finished between the lookup above and this one left its document in the cache.
@@ -40,6 +35,22 @@ struct SubtitleCueLoader: Sendable {
             documents.store(cues, for: key, cost: cost, ttl: ConfigSeconds.duration(ttl))
             return cues
         }
+    }
+
+    /// The track's cues if they are in the cache, without loading anything (a miss is not counted:
+    /// the caller then asks `cues`, which counts it).
+    func cachedCues(set: SubtitleSet, track: TrackConfig, master: OriginTarget, request: HTTPRequest) -> SubtitleTrackCues? {
+        documents.value(for: Self.documentKey(set: set, track: track, master: master, request: request), countingMiss: false)
+    }
+
+    /// What a track's cues are kept under. The resolved source and what shapes the cues are in it: the
+    /// same set, track id and master may carry other sources (a template, a backend, a signed URL), and
+    /// those never share cues.
+    static func documentKey(set: SubtitleSet, track: TrackConfig, master: OriginTarget, request: HTTPRequest) -> String {
+        MemoryCacheKey.make(master.url, target: master, request: request, qualifiers: [
+            set.name, track.id, track.source, track.format?.rawValue ?? "", String(track.offset), track.mpegts.map { String($0) } ?? "",
+            track.track.language,
+        ])
     }
 
     private func loadTrack(set: SubtitleSet, track: TrackConfig, master: OriginTarget, request: HTTPRequest) async throws -> SubtitleTrackCues {

@@ -13,6 +13,8 @@ struct SubtitleResponder: Sendable {
     let cacheControl: String
     /// Tracks already logged as served segmented although configured `single`, and the like.
     let notices = OnceNotices()
+    /// Requests answered from memory on the loop thread (`immediate`).
+    let immediateAnswers = ImmediateAnswerCount()
 
     /// Serves a synthesized subtitle playlist or WebVTT file of a configured set. Its track is looked
     /// up among the tracks resolved for its master, never straight from the config, so a track the
