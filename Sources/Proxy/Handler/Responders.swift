@@ -3,8 +3,9 @@ import HTTPServer
 /// The route-to-responder table: every responder the handler dispatches to, built once from the
 /// context, and the one place a planned request meets its responder. A new responder is a stored
 /// property, a line in `init`, a `Work` case and its line in the switch below (the compiler checks
-/// that the last two go together).
-struct Responders: Sendable {
+/// that the last two go together). A class, so an async dispatch hands on one reference rather than a
+/// copy of every responder (each holds the config).
+final class Responders: Sendable {
     let masters: MasterResponder
     let subtitles: SubtitleResponder
     let passThrough: PassThroughResponder
