@@ -28,6 +28,7 @@ public final class ProxyHandler: Sendable {
     /// Reports open client connections and whether the server is draining; set by the service.
     let serverState: @Sendable () -> (openConnections: Int, accepting: Bool)
 
+    /// The masters' responder: planning logs its claims, and tests reach its fetcher through it.
     var masters: MasterResponder { responders.masters }
 
     /// Makes a handler for a validated config.
