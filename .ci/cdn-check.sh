@@ -33,19 +33,14 @@ fi
 NGINX=$(command -v nginx || echo /usr/sbin/nginx)
 
 LB=${CDN_PORT:-31200}; P1=$((LB + 1)); P2=$((LB + 2))
-TMP=$(mktemp -d); chmod 755 "$TMP"
-PIDS=()
-cleanup() {
-  for pid in "${PIDS[@]}"; do kill "$pid" 2>/dev/null || true; done
-  for pid in "${PIDS[@]}"; do wait "$pid" 2>/dev/null || true; done
-  rm -rf "$TMP"
-}
-trap cleanup EXIT
-fail() { echo "FAIL cdn: $*"; for f in "$TMP"/nginx-access.log "$TMP"/error.log; do [ -f "$f" ] && tail -5 "$f"; done; exit 1; }
+CI_NAME=cdn CI_WAIT_ON_EXIT=1
+. .ci/lib.sh
+ci_temp_dir TMP; chmod 755 "$TMP"
+CI_LOGS="$TMP/nginx-access.log $TMP/error.log"
 
 # ---- two proxies, one config, two ports ---------------------------------------------------------
-"$BIN" --config config.example.json --port "$P1" > "$TMP/proxy1.log" 2> "$TMP/proxy1.err" & PIDS+=($!)
-"$BIN" --config config.example.json --port "$P2" > "$TMP/proxy2.log" 2> "$TMP/proxy2.err" & PIDS+=($!)
+start_proxy config.example.json "$TMP/proxy1.log" "$TMP/proxy1.err" --port "$P1"
+start_proxy config.example.json "$TMP/proxy2.log" "$TMP/proxy2.err" --port "$P2"
 
 # ---- nginx: round-robin upstream, proxy_cache that revalidates, cache status logged and sent ----
 mkdir -p "$TMP/cache" "$TMP/logs"
@@ -85,11 +80,10 @@ http {
 EOF
 } > "$TMP/nginx.conf"
 "$NGINX" -e "$TMP/error.log" -t -c "$TMP/nginx.conf" >/dev/null 2>&1 || { "$NGINX" -e "$TMP/error.log" -t -c "$TMP/nginx.conf"; fail "nginx config refused"; }
-"$NGINX" -e "$TMP/error.log" -c "$TMP/nginx.conf" & PIDS+=($!)
+"$NGINX" -e "$TMP/error.log" -c "$TMP/nginx.conf" & started $!
 
 for port in "$P1" "$P2" "$LB"; do
-  for _ in $(seq 100); do curl -fs --max-time 2 "http://127.0.0.1:$port/healthz" >/dev/null && break; sleep 0.1; done
-  curl -fs --max-time 2 "http://127.0.0.1:$port/healthz" >/dev/null || fail "nothing answers on 127.0.0.1:$port"
+  wait_healthy "http://127.0.0.1:$port/healthz" || fail "nothing answers on 127.0.0.1:$port"
 done
 echo "ok   two proxies on :$P1 and :$P2 behind nginx $("$NGINX" -v 2>&1 | sed 's/.*nginx\///') on :$LB (round-robin, proxy_cache)"
 

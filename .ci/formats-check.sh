@@ -14,9 +14,10 @@ BIN=${HLS_PROXY_BIN:-.build/debug/hls-subtitle-proxy}
 CLIENTS=${CLIENTS:-../shared/tools/real-clients}
 PORT=${FORMATS_CHECK_PORT:-31400}
 [ -x "$BIN" ] || { echo "FAIL formats: no proxy binary at $BIN (run swift build)"; exit 1; }
-TMP=$(mktemp -d); PID=""
-trap '[ -n "$PID" ] && kill "$PID" 2>/dev/null; rm -rf "$TMP"' EXIT
-fail() { echo "FAIL formats: $*"; tail -5 "$TMP/err" 2>/dev/null || true; exit 1; }
+CI_NAME="formats"
+. .ci/lib.sh
+ci_temp_dir TMP
+CI_LOGS="$TMP/err"
 
 cp -r Examples/sample-vod "$TMP/vod"
 cp .ci/formats/en.ttml .ci/formats/fr.dfxp "$TMP/vod/subs/"
@@ -32,8 +33,8 @@ cat > "$TMP/config.json" <<JSON
   "access_log": false
 }
 JSON
-"$BIN" --config "$TMP/config.json" > "$TMP/out" 2> "$TMP/err" & PID=$!
-for _ in $(seq 100); do curl -fs --max-time 2 "http://127.0.0.1:$PORT/healthz" >/dev/null && break; sleep 0.1; done
+start_proxy "$TMP/config.json" "$TMP/out" "$TMP/err"
+wait_healthy "http://127.0.0.1:$PORT/healthz" || true
 URL="http://127.0.0.1:$PORT/sample/master.m3u8"
 if grep -q 'subtitle source unusable' "$TMP/out" "$TMP/err"; then fail "a source was refused"; fi
 # The authored start times, in seconds, one line per language: from the sources, by a reader of our own

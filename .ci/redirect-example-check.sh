@@ -13,9 +13,10 @@ fi
 [ -n "$BIN" ] && [ -x "$BIN" ] || { echo "FAIL redirect example: no proxy binary (run swift build, or set HLS_PROXY_BIN)"; exit 1; }
 CONFIG=Examples/redirect-origin/config.json
 PORT=${REDIRECT_EXAMPLE_PORT:-31300}
-TMP=$(mktemp -d); PID=""
-trap '[ -n "$PID" ] && kill "$PID" 2>/dev/null; rm -rf "$TMP"' EXIT
-fail() { echo "FAIL redirect example: $*"; tail -5 "$TMP/err" 2>/dev/null || true; exit 1; }
+CI_NAME="redirect example"
+. .ci/lib.sh
+ci_temp_dir TMP
+CI_LOGS="$TMP/err"
 
 "$BIN" --check-config --config "$CONFIG" > "$TMP/check" 2>&1 || { cat "$TMP/check"; fail "--check-config refused $CONFIG"; }
 echo "ok   --check-config $CONFIG"
@@ -24,9 +25,9 @@ echo "ok   --check-config $CONFIG"
 sed -e "s/127\.0\.0\.1:8080/127.0.0.1:$PORT/" -e "s/\"port\": 8080/\"port\": $PORT/" \
     -e "s#\"\.\./sample-vod\"#\"$PWD/Examples/sample-vod\"#" "$CONFIG" > "$TMP/config.json"
 grep -q ":$PORT/files/" "$TMP/config.json" || fail "the example's origin is no longer http://127.0.0.1:8080/files/"
-"$BIN" --config "$TMP/config.json" > "$TMP/access" 2> "$TMP/err" & PID=$!
+start_proxy "$TMP/config.json" "$TMP/access" "$TMP/err"
 B="http://127.0.0.1:$PORT"
-for _ in $(seq 100); do curl -fs --max-time 2 "$B/healthz" >/dev/null && break; sleep 0.1; done
+wait_healthy "$B/healthz" || true
 
 curl -fsS --max-time 10 -D "$TMP/mh" -o "$TMP/master" "$B/origin/master.m3u8" || fail "GET /origin/master.m3u8"
 n=$(grep -c '^#EXT-X-MEDIA:TYPE=SUBTITLES' "$TMP/master" || true)

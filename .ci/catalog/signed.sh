@@ -5,23 +5,14 @@
 # video.js, hls.js first cues at 0.5 s (English) and 2.5 s (French); a second URL made by tools/sign.py,
 # played in ffmpeg; the master's variants at /sample/..., its subtitle URIs under the token; a token
 # whose source is a loopback address served an empty track (no allow_private_networks); a tampered one 403.
-# Run from the repo root after `swift build`. Ports 21700-21701, loopback only; stops what it starts.
+# Run from the repo root after `swift build`. Ports 21700-21701 (CI_PROXY_PORT, CI_ORIGIN_PORT override them), loopback only; stops what it starts.
 set -euo pipefail
 
 ROOT=$(pwd)
-BIN="$ROOT/.build/debug/hls-subtitle-proxy"
-CLIENTS="$ROOT/../shared/tools/real-clients"
-PROXY_PORT=21700
-ORIGIN_PORT=21701
-WORK=$(mktemp -d)
-PIDS=()
-cleanup() {
-    for pid in "${PIDS[@]}"; do kill "$pid" 2>/dev/null || true; done
-    rm -rf "$WORK"
-}
-trap cleanup EXIT
-
-[ -x "$BIN" ] || { echo "FAIL: $BIN missing: run swift build first"; exit 1; }
+PROXY_PORT=${CI_PROXY_PORT:-21700}
+ORIGIN_PORT=${CI_ORIGIN_PORT:-21701}
+. "$ROOT/.ci/lib.sh"
+ci_player_check catalog-signed WORK
 
 # A key as docs/signing.md asks for: 32 random bytes, base64, through the environment.
 export HLS_PROXY_SIGNING_KEY=$(python3 -c 'import base64, os; print(base64.b64encode(os.urandom(32)).decode())')
@@ -40,7 +31,7 @@ PY
 
 # A subtitle origin on loopback, for the token that must not reach it.
 python3 -m http.server "$ORIGIN_PORT" --bind 127.0.0.1 --directory "$ROOT/Examples/sample-vod/subs" >"$WORK/origin.log" 2>&1 &
-PIDS+=($!)
+started $!
 
 cat >"$WORK/tracks.json" <<'JSON'
 [{"language":"en","name":"English (signed)","source":"subs/en.vtt"},
@@ -50,15 +41,9 @@ JSON
 echo '[{"language":"en","name":"English","source":"subs/en.vtt","default":true}]' >"$WORK/tracks-en.json"
 echo "[{\"language\":\"en\",\"name\":\"English\",\"source\":\"http://127.0.0.1:$ORIGIN_PORT/en.vtt\"}]" >"$WORK/tracks-loopback.json"
 
-"$BIN" --config "$WORK/config.json" >"$WORK/proxy.out" 2>"$WORK/proxy.err" &
-PIDS+=($!)
-for _ in $(seq 1 50); do
-    if curl -sf "http://127.0.0.1:$PROXY_PORT/healthz" >/dev/null && curl -sf "http://127.0.0.1:$ORIGIN_PORT/en.vtt" >/dev/null; then break; fi
-    sleep 0.2
-done
+start_proxy "$WORK/config.json" "$WORK/proxy.out" "$WORK/proxy.err"
+wait_healthy --tries 50 --pause 0.2 "http://127.0.0.1:$PROXY_PORT/healthz" "http://127.0.0.1:$ORIGIN_PORT/en.vtt" || true
 
-failures=0
-fail() { echo "FAIL: $*"; failures=$((failures + 1)); }
 langs() { grep '^#EXT-X-MEDIA:TYPE=SUBTITLES' | grep -o 'LANGUAGE="[^"]*"' | cut -d'"' -f2 | tr '\n' ',' ; }
 defaults() { grep '^#EXT-X-MEDIA:TYPE=SUBTITLES' | grep 'DEFAULT=YES' | grep -o 'LANGUAGE="[^"]*"' | cut -d'"' -f2 | tr '\n' ',' ; }
 
@@ -129,7 +114,4 @@ tampered="/_hls-proxy/v1/signed/${token%?}$([ "${token: -1}" = A ] && echo B || 
 status=$(curl -s -o "$WORK/tampered.txt" -w '%{http_code}' "$base$tampered")
 [ "$status" = 403 ] && grep -q 'bad signature' "$WORK/tampered.txt" || fail "tampered token answered $status: $(cat "$WORK/tampered.txt")"
 
-if [ "$failures" -ne 0 ]; then
-    echo "catalog-signed: $failures failure(s)"; tail -n 20 "$WORK/proxy.err"; exit 1
-fi
-echo "catalog-signed: PASS"
+ci_summary

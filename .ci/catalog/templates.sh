@@ -4,23 +4,14 @@
 # asset lists the tracks it has (the optional one probed), that a percent-encoded asset name reaches the
 # subtitle origin still encoded, that hls_proxy_subtitles / hls_proxy_default pick the tracks and the
 # default, that no origin request carries them, and that hls.js shows the first cue at its authored 0.5 s.
-# Run from the repo root after `swift build`. Ports 21000-21001, loopback only; stops what it starts.
+# Run from the repo root after `swift build`. Ports 21000-21001 (CI_PROXY_PORT, CI_ORIGIN_PORT override them), loopback only; stops what it starts.
 set -euo pipefail
 
 ROOT=$(pwd)
-BIN="$ROOT/.build/debug/hls-subtitle-proxy"
-CLIENTS="$ROOT/../shared/tools/real-clients"
-PROXY_PORT=21000
-ORIGIN_PORT=21001
-WORK=$(mktemp -d)
-PIDS=()
-cleanup() {
-    for pid in "${PIDS[@]}"; do kill "$pid" 2>/dev/null || true; done
-    rm -rf "$WORK"
-}
-trap cleanup EXIT
-
-[ -x "$BIN" ] || { echo "FAIL: $BIN missing: run swift build first"; exit 1; }
+PROXY_PORT=${CI_PROXY_PORT:-21000}
+ORIGIN_PORT=${CI_ORIGIN_PORT:-21001}
+. "$ROOT/.ci/lib.sh"
+ci_player_check catalog-templates WORK
 
 # The origin: two assets of the bundled sample, English for both, German (the sample's French file) for one.
 mkdir -p "$WORK/www/assets" "$WORK/www/subs/movie-a" "$WORK/www/subs/movie b"
@@ -34,7 +25,7 @@ cp "$ROOT/Examples/sample-vod/subs/fr.vtt" "$WORK/www/subs/movie-a/de.vtt"
 # still encoded (a decoded space could not even be sent in a request line).
 cp "$ROOT/Examples/sample-vod/subs/en.vtt" "$WORK/www/subs/movie b/en.vtt"
 python3 -m http.server "$ORIGIN_PORT" --bind 127.0.0.1 --directory "$WORK/www" >"$WORK/origin.log" 2>&1 &
-PIDS+=($!)
+started $!
 
 cat >"$WORK/config.json" <<JSON
 {
@@ -50,16 +41,10 @@ cat >"$WORK/config.json" <<JSON
   "access_log": false
 }
 JSON
-"$BIN" --config "$WORK/config.json" >"$WORK/proxy.out" 2>"$WORK/proxy.err" &
-PIDS+=($!)
+start_proxy "$WORK/config.json" "$WORK/proxy.out" "$WORK/proxy.err"
 
-for _ in $(seq 1 50); do
-    if curl -sf "http://127.0.0.1:$PROXY_PORT/healthz" >/dev/null && curl -sf "http://127.0.0.1:$ORIGIN_PORT/assets/movie-a/master.m3u8" >/dev/null; then break; fi
-    sleep 0.2
-done
+wait_healthy --tries 50 --pause 0.2 "http://127.0.0.1:$PROXY_PORT/healthz" "http://127.0.0.1:$ORIGIN_PORT/assets/movie-a/master.m3u8" || true
 
-failures=0
-fail() { echo "FAIL: $*"; failures=$((failures + 1)); }
 langs() { grep '^#EXT-X-MEDIA:TYPE=SUBTITLES' | grep -o 'LANGUAGE="[^"]*"' | cut -d'"' -f2 | tr '\n' ',' ; }
 defaults() { grep '^#EXT-X-MEDIA:TYPE=SUBTITLES' | grep 'DEFAULT=YES' | grep -o 'LANGUAGE="[^"]*"' | cut -d'"' -f2 | tr '\n' ',' ; }
 
@@ -88,7 +73,4 @@ grep -q 'GET /subs/movie%20b/en.vtt' "$WORK/origin.log" || fail "the encoded ass
 grep -q 'HEAD /subs/movie-a/de.vtt' "$WORK/origin.log" || fail "the optional track was not probed with HEAD"
 ! grep -q 'hls_proxy_' "$WORK/origin.log" || fail "a choice parameter reached the origin: $(grep hls_proxy_ "$WORK/origin.log" | head -n 1)"
 
-if [ "$failures" -ne 0 ]; then
-    echo "catalog-templates: $failures failure(s)"; tail -n 20 "$WORK/proxy.err"; exit 1
-fi
-echo "catalog-templates: PASS"
+ci_summary

@@ -5,23 +5,14 @@
 # listed in place of the set's static track; movie-b has no answer (404), so its master falls back to
 # the static track. Checks the listed languages, that the backend got no client or mount header, that
 # the failure is counted by reason, and that hls.js and video.js show the first cue at its authored 0.5 s.
-# Run from the repo root after `swift build`. Ports 21600-21601, loopback only; stops what it starts.
+# Run from the repo root after `swift build`. Ports 21600-21601 (CI_PROXY_PORT, CI_ORIGIN_PORT override them), loopback only; stops what it starts.
 set -euo pipefail
 
 ROOT=$(pwd)
-BIN="$ROOT/.build/debug/hls-subtitle-proxy"
-CLIENTS="$ROOT/../shared/tools/real-clients"
-PROXY_PORT=21600
-ORIGIN_PORT=21601
-WORK=$(mktemp -d)
-PIDS=()
-cleanup() {
-    for pid in "${PIDS[@]}"; do kill "$pid" 2>/dev/null || true; done
-    rm -rf "$WORK"
-}
-trap cleanup EXIT
-
-[ -x "$BIN" ] || { echo "FAIL: $BIN missing: run swift build first"; exit 1; }
+PROXY_PORT=${CI_PROXY_PORT:-21600}
+ORIGIN_PORT=${CI_ORIGIN_PORT:-21601}
+. "$ROOT/.ci/lib.sh"
+ci_player_check catalog-tracks-url WORK
 
 # The origin and the backend, one server: two assets of the bundled sample, subtitles, and one answer.
 mkdir -p "$WORK/www/assets" "$WORK/www/subs/movie-a" "$WORK/www/subs/movie-b" "$WORK/www/api/assets/movie-a"
@@ -50,7 +41,7 @@ os.chdir(sys.argv[2])
 http.server.ThreadingHTTPServer(("127.0.0.1", int(sys.argv[1])), Handler).serve_forever()
 PY
 python3 "$WORK/server.py" "$ORIGIN_PORT" "$WORK/www" 2>"$WORK/origin.log" &
-PIDS+=($!)
+started $!
 
 cat >"$WORK/config.json" <<JSON
 {
@@ -69,16 +60,10 @@ cat >"$WORK/config.json" <<JSON
   "access_log": false
 }
 JSON
-"$BIN" --config "$WORK/config.json" >"$WORK/proxy.out" 2>"$WORK/proxy.err" &
-PIDS+=($!)
+start_proxy "$WORK/config.json" "$WORK/proxy.out" "$WORK/proxy.err"
 
-for _ in $(seq 1 50); do
-    if curl -sf "http://127.0.0.1:$PROXY_PORT/healthz" >/dev/null && curl -sf "http://127.0.0.1:$ORIGIN_PORT/assets/movie-a/master.m3u8" >/dev/null; then break; fi
-    sleep 0.2
-done
+wait_healthy --tries 50 --pause 0.2 "http://127.0.0.1:$PROXY_PORT/healthz" "http://127.0.0.1:$ORIGIN_PORT/assets/movie-a/master.m3u8" || true
 
-failures=0
-fail() { echo "FAIL: $*"; failures=$((failures + 1)); }
 langs() { grep '^#EXT-X-MEDIA:TYPE=SUBTITLES' | grep -o 'LANGUAGE="[^"]*"' | cut -d'"' -f2 | tr '\n' ',' ; }
 
 base="http://127.0.0.1:$PROXY_PORT/web/assets"
@@ -108,7 +93,4 @@ grep -q 'Authorization=Bearer backend-token' <<<"$backend_lines" || fail "the ba
 ! grep -q 'Cookie=\|X-Origin-Token=' <<<"$backend_lines" || fail "a client or mount header reached the backend: $backend_lines"
 grep -q 'GET /subs/movie-a/fr.vtt' "$WORK/origin.log" || fail "the relative backend source was never fetched"
 
-if [ "$failures" -ne 0 ]; then
-    echo "catalog-tracks-url: $failures failure(s)"; tail -n 20 "$WORK/proxy.err"; exit 1
-fi
-echo "catalog-tracks-url: PASS"
+ci_summary

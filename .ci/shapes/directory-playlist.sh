@@ -3,18 +3,13 @@
 # through the proxy in ffmpeg: the master's and the media playlists' URIs come back under the mount
 # (`/disk/v0/seg000.ts`), ffmpeg decodes every segment of the video (a 404 would end it early) and
 # extracts every subtitle track's cues equal to the source, and the subtitle segments carry the video's
-# X-TIMESTAMP-MAP (the proxy reads the first segment through the same path-absolute URI). Port 21502,
+# X-TIMESTAMP-MAP (the proxy reads the first segment through the same path-absolute URI). Port 21502 (CI_PROXY_PORT),
 # loopback only; about half a minute; stops what it starts.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
-BIN=.build/debug/hls-subtitle-proxy
-[ -x "$BIN" ] || { echo "FAIL directory-playlist: $BIN missing (run swift build)"; exit 1; }
-CLIENTS=../shared/tools/real-clients
-[ -d "$CLIENTS" ] || { echo "FAIL directory-playlist: $CLIENTS not found"; exit 1; }
-PORT=21502
-TMP=$(mktemp -d); PID=""
-trap '[ -n "$PID" ] && kill "$PID" 2>/dev/null; rm -rf "$TMP"' EXIT
-fail() { echo "FAIL directory-playlist: $*"; tail -5 "$TMP/err" 2>/dev/null || true; exit 1; }
+PORT=${CI_PROXY_PORT:-21502}
+. .ci/lib.sh
+ci_shape_check directory-playlist TMP err
 
 cp -r Examples/sample-vod "$TMP/vod"
 sed -i 's|^v\([01]\)/index.m3u8|/v\1/index.m3u8|' "$TMP/vod/master.m3u8"
@@ -30,10 +25,9 @@ cat > "$TMP/config.json" <<JSON
   "access_log": false
 }
 JSON
-"$BIN" --config "$TMP/config.json" > "$TMP/out" 2> "$TMP/err" & PID=$!
+start_proxy "$TMP/config.json" "$TMP/out" "$TMP/err"
 B="http://127.0.0.1:$PORT"
-for _ in $(seq 100); do curl -fs --max-time 2 "$B/healthz" >/dev/null && break; sleep 0.1; done
-curl -fs --max-time 2 "$B/healthz" >/dev/null || fail "the proxy did not start"
+wait_healthy "$B/healthz" || fail "the proxy did not start"
 
 curl -fsS --max-time 10 -o "$TMP/master" "$B/disk/master.m3u8" || fail "GET the master"
 grep -q '^/disk/v0/index.m3u8$' "$TMP/master" || fail "the master's variant URI is not under the mount: $(grep -v '^#' "$TMP/master" | tr '\n' ' ')"

@@ -4,19 +4,13 @@
 # subtitle playlist mirrors the video's discontinuities, that each part's cues show at their authored
 # times on the programme's timeline (first= of hls.js and video.js), that the EVENT's subtitle playlist
 # grows with the video's (EVENT, no ENDLIST until the video has one, max-age of the master TTL), and that
-# cues of segments added while hls.js and video.js play reach them. Ports 19700-19701, loopback only;
+# cues of segments added while hls.js and video.js play reach them. Ports 19700-19701 (CI_PROXY_PORT, CI_ORIGIN_PORT), loopback only;
 # about a minute; stops what it starts.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
-BIN=.build/debug/hls-subtitle-proxy
-[ -x "$BIN" ] || { echo "FAIL discontinuity-event: $BIN missing (run swift build)"; exit 1; }
-CLIENTS=../shared/tools/real-clients
-[ -d "$CLIENTS" ] || { echo "FAIL discontinuity-event: $CLIENTS not found"; exit 1; }
-PROXY_PORT=19700; ORIGIN_PORT=19701
-TMP=$(mktemp -d); PIDS=()
-cleanup() { for p in "${PIDS[@]}"; do kill "$p" 2>/dev/null || true; done; rm -rf "$TMP"; }
-trap cleanup EXIT
-fail() { echo "FAIL discontinuity-event: $*"; tail -5 "$TMP/proxy.err" 2>/dev/null || true; exit 1; }
+PROXY_PORT=${CI_PROXY_PORT:-19700}; ORIGIN_PORT=${CI_ORIGIN_PORT:-19701}
+. .ci/lib.sh
+ci_shape_check discontinuity-event TMP proxy.err
 FIX=$PWD/Tests/Fixtures
 
 # ---- the EVENT origin: /<name>/v0/index.m3u8 lists one more segment every few seconds from the first
@@ -47,7 +41,7 @@ class Handler(http.server.SimpleHTTPRequestHandler):
         self.wfile.write(body)
 http.server.ThreadingHTTPServer(('127.0.0.1', port), Handler).serve_forever()
 PY
-python3 "$TMP/event-origin.py" "$TMP/event" "$ORIGIN_PORT" 2 & PIDS+=($!)
+python3 "$TMP/event-origin.py" "$TMP/event" "$ORIGIN_PORT" 2 & started $!
 # Segment counts the origin served for <name>, in order.
 served() { tr '\n' ' ' < "$TMP/event/served-$1.log"; }
 # The event grew while <name> was played: first served with 1 segment, last with all 3 (and ENDLIST).
@@ -76,10 +70,9 @@ cat > "$TMP/config.json" <<JSON
   "log_level": "info"
 }
 JSON
-"$BIN" --config "$TMP/config.json" > "$TMP/proxy.out" 2> "$TMP/proxy.err" & PIDS+=($!)
+start_proxy "$TMP/config.json" "$TMP/proxy.out" "$TMP/proxy.err"
 B="http://127.0.0.1:$PROXY_PORT"
-for _ in $(seq 100); do curl -fs --max-time 2 "$B/healthz" >/dev/null && break; sleep 0.1; done
-curl -fs --max-time 2 "$B/healthz" >/dev/null || fail "the proxy did not start"
+wait_healthy "$B/healthz" || fail "the proxy did not start"
 
 # ---- 1. the discontinuity VOD ------------------------------------------------------------------
 DISC="$B/fix/vod-disc/master.m3u8"
@@ -121,7 +114,7 @@ print(cues[1][0] if len(cues) > 1 else "")' "$TMP/$player.json" 2>/dev/null || t
 done
 
 # ---- 2. the EVENT playlist that grows -----------------------------------------------------------
-for _ in $(seq 50); do curl -fs --max-time 2 -o /dev/null "http://127.0.0.1:$ORIGIN_PORT/stream/master.m3u8" && break; sleep 0.1; done
+wait_healthy --tries 50 "http://127.0.0.1:$ORIGIN_PORT/stream/master.m3u8" || true
 EVENT="$B/event/curl/master.m3u8"
 curl -fsS --max-time 10 -o "$TMP/event-master" "$EVENT" || fail "GET the EVENT master"
 uri=$(grep -m1 '^#EXT-X-MEDIA:TYPE=SUBTITLES' "$TMP/event-master" | sed 's/.*URI="\([^"]*\)".*/\1/')

@@ -14,19 +14,13 @@
 # window, and with subtitle_ttl_seconds 3 every PTS is read again meanwhile, so a segment mapped from
 # anything but its own listed segment would lose its X-TIMESTAMP-MAP. Cue times follow the nominal
 # contract of docs/requests.md: segment N starts at N x TARGETDURATION (here 2N s, the VOD's timeline).
-# Ports 22000-22002, loopback only; about two minutes; stops what it starts.
+# Ports 22000-22002 (CI_PROXY_PORT, CI_ORIGIN_PORT, CI_LATE_PORT), loopback only; about two minutes; stops what it starts.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
-BIN=.build/debug/hls-subtitle-proxy
-[ -x "$BIN" ] || { echo "FAIL live-window: $BIN missing (run swift build)"; exit 1; }
-CLIENTS=../shared/tools/real-clients
-[ -d "$CLIENTS" ] || { echo "FAIL live-window: $CLIENTS not found"; exit 1; }
-PROXY_PORT=22000; ORIGIN_PORT=22001; LATE_PORT=22002
+PROXY_PORT=${CI_PROXY_PORT:-22000}; ORIGIN_PORT=${CI_ORIGIN_PORT:-22001}; LATE_PORT=${CI_LATE_PORT:-22002}
 TOTAL=16; WINDOW=4; STEP=2
-TMP=$(mktemp -d); PIDS=()
-cleanup() { for p in "${PIDS[@]}"; do kill "$p" 2>/dev/null || true; done; rm -rf "$TMP"; }
-trap cleanup EXIT
-fail() { echo "FAIL live-window: $*"; tail -5 "$TMP/proxy.err" 2>/dev/null || true; exit 1; }
+. .ci/lib.sh
+ci_shape_check live-window TMP proxy.err
 
 # ---- the VOD the window slides over: 2 s segments cut at forced key frames, PTS continuous.
 mkdir -p "$TMP/live/stream/v0" "$TMP/live/subtitles"
@@ -71,8 +65,8 @@ class Handler(http.server.SimpleHTTPRequestHandler):
         self.wfile.write(body)
 http.server.ThreadingHTTPServer(('127.0.0.1', port), Handler).serve_forever()
 PY
-python3 "$TMP/origin.py" "$TMP/live" "$ORIGIN_PORT" $TOTAL $WINDOW $STEP "$TMP/durations" & PIDS+=($!)
-for _ in $(seq 50); do curl -fs --max-time 2 -o /dev/null "http://127.0.0.1:$ORIGIN_PORT/stream/master.m3u8" && break; sleep 0.1; done
+python3 "$TMP/origin.py" "$TMP/live" "$ORIGIN_PORT" $TOTAL $WINDOW $STEP "$TMP/durations" & started $!
+wait_healthy --tries 50 "http://127.0.0.1:$ORIGIN_PORT/stream/master.m3u8" || true
 
 cat > "$TMP/config.json" <<JSON
 {
@@ -89,10 +83,9 @@ cat > "$TMP/config.json" <<JSON
 }
 JSON
 sed "s/\"port\": $PROXY_PORT/\"port\": $LATE_PORT/" "$TMP/config.json" > "$TMP/late.json"
-"$BIN" --config "$TMP/config.json" > "$TMP/proxy.out" 2> "$TMP/proxy.err" & PIDS+=($!)
+start_proxy "$TMP/config.json" "$TMP/proxy.out" "$TMP/proxy.err"
 B="http://127.0.0.1:$PROXY_PORT"
-for _ in $(seq 100); do curl -fs --max-time 2 "$B/healthz" >/dev/null && break; sleep 0.1; done
-curl -fs --max-time 2 "$B/healthz" >/dev/null || fail "the proxy did not start"
+wait_healthy "$B/healthz" || fail "the proxy did not start"
 PTS0=$(ffprobe -v error -show_entries format=start_time -of csv=p=0 "$TMP/live/stream/v0/seg000.ts")
 
 # The subtitle playlist URL of <name>; asking for it starts the window for <name> (origin and proxy both
@@ -159,10 +152,9 @@ done
 echo "ok   five reloads: each subtitle segment kept its bytes ($(echo "${!bodies[@]}" | wc -w) segments checked)"
 
 # ---- 1b. a second instance joining now, and a second viewer token: the same bytes -----------------
-"$BIN" --config "$TMP/late.json" > "$TMP/late.out" 2> "$TMP/late.err" & PIDS+=($!)
+start_proxy "$TMP/late.json" "$TMP/late.out" "$TMP/late.err"
 L="http://127.0.0.1:$LATE_PORT"
-for _ in $(seq 100); do curl -fs --max-time 2 "$L/healthz" >/dev/null && break; sleep 0.1; done
-curl -fs --max-time 2 "$L/healthz" >/dev/null || fail "the second proxy did not start"
+wait_healthy "$L/healthz" || fail "the second proxy did not start"
 curl -fsS --max-time 10 -o "$TMP/token-master" "$B/live/curl/master.m3u8?token=second-viewer" || fail "GET the master with a token"
 token_uri=$(grep -m1 '^#EXT-X-MEDIA:TYPE=SUBTITLES' "$TMP/token-master" | sed 's/.*URI="\([^"]*\)".*/\1/')
 [ -n "$token_uri" ] && [ "$token_uri" != "$uri" ] || fail "the tokened master's subtitle URI is $token_uri"

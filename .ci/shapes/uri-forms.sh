@@ -6,15 +6,10 @@
 # track with its cues, first cue at 0.5 s (en.vtt's first cue). Offline, loopback only; stops what it starts.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
-BIN=.build/debug/hls-subtitle-proxy
-[ -x "$BIN" ] || { echo "FAIL uri-forms: $BIN missing (run swift build)"; exit 1; }
-CLIENTS=../shared/tools/real-clients
-PPORT=19600; OPORT=19601
+PPORT=${CI_PROXY_PORT:-19600}; OPORT=${CI_ORIGIN_PORT:-19601}
 P="http://127.0.0.1:$PPORT"; O="http://127.0.0.1:$OPORT"
-TMP=$(mktemp -d); PIDS=()
-cleanup() { for pid in "${PIDS[@]}"; do kill "$pid" 2>/dev/null || true; done; rm -rf "$TMP"; }
-trap cleanup EXIT
-fail() { echo "FAIL uri-forms: $*"; tail -5 "$TMP/err" 2>/dev/null || true; exit 1; }
+. .ci/lib.sh
+ci_shape_check uri-forms TMP err
 
 # The origin: /vod/ holds the TS sample; each master writes its variant URIs in another form.
 mkdir -p "$TMP/www/vod/subs" "$TMP/www/other"
@@ -48,7 +43,7 @@ class H(http.server.SimpleHTTPRequestHandler):
 H.extensions_map[".m3u8"] = "application/vnd.apple.mpegurl"
 http.server.ThreadingHTTPServer(("127.0.0.1", int(sys.argv[1])), functools.partial(H, directory=sys.argv[2])).serve_forever()
 PY
-python3 "$TMP/origin.py" "$OPORT" "$TMP/www" 2> "$TMP/origin.err" & PIDS+=($!)
+python3 "$TMP/origin.py" "$OPORT" "$TMP/www" 2> "$TMP/origin.err" & started $!
 
 cat > "$TMP/config.json" <<JSON
 {
@@ -65,8 +60,8 @@ cat > "$TMP/config.json" <<JSON
 }
 JSON
 "$BIN" --check-config --config "$TMP/config.json" > "$TMP/check" 2>&1 || { cat "$TMP/check"; fail "--check-config"; }
-"$BIN" --config "$TMP/config.json" > "$TMP/access" 2> "$TMP/err" & PIDS+=($!)
-for _ in $(seq 100); do curl -fs --max-time 2 "$P/healthz" >/dev/null && curl -fs --max-time 2 "$O/vod/v0/index.m3u8" >/dev/null && break; sleep 0.1; done
+start_proxy "$TMP/config.json" "$TMP/access" "$TMP/err"
+wait_healthy "$P/healthz" "$O/vod/v0/index.m3u8" || true
 
 # The rewritten lines, exactly.
 m=$(curl -fsS --max-time 10 "$P/vod/path-absolute.m3u8") || fail "GET /vod/path-absolute.m3u8"

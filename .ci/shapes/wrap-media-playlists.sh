@@ -6,22 +6,13 @@
 set -euo pipefail
 
 ROOT=$(pwd)
-BIN="$ROOT/.build/debug/hls-subtitle-proxy"
-CLIENTS="$ROOT/../shared/tools/real-clients"
-PROXY_PORT=19810
-ORIGIN_PORT=19811
-WORK=$(mktemp -d)
-PIDS=()
-cleanup() {
-    for pid in "${PIDS[@]}"; do kill "$pid" 2>/dev/null || true; done
-    rm -rf "$WORK"
-}
-trap cleanup EXIT
-
-[ -x "$BIN" ] || { echo "FAIL: $BIN missing: run swift build first"; exit 1; }
+PROXY_PORT=${CI_PROXY_PORT:-19810}
+ORIGIN_PORT=${CI_ORIGIN_PORT:-19811}
+. "$ROOT/.ci/lib.sh"
+ci_player_check wrap-media-playlists WORK
 
 python3 -m http.server "$ORIGIN_PORT" --bind 127.0.0.1 --directory "$ROOT/Examples/sample-vod" >"$WORK/origin.log" 2>&1 &
-PIDS+=($!)
+started $!
 
 cat >"$WORK/config.json" <<JSON
 {
@@ -37,16 +28,10 @@ cat >"$WORK/config.json" <<JSON
   "access_log": false
 }
 JSON
-"$BIN" --config "$WORK/config.json" >"$WORK/proxy.out" 2>"$WORK/proxy.err" &
-PIDS+=($!)
+start_proxy "$WORK/config.json" "$WORK/proxy.out" "$WORK/proxy.err"
 
-for _ in $(seq 1 50); do
-    if curl -sf "http://127.0.0.1:$PROXY_PORT/healthz" >/dev/null && curl -sf "http://127.0.0.1:$ORIGIN_PORT/v0/index.m3u8" >/dev/null; then break; fi
-    sleep 0.2
-done
+wait_healthy --tries 50 --pause 0.2 "http://127.0.0.1:$PROXY_PORT/healthz" "http://127.0.0.1:$ORIGIN_PORT/v0/index.m3u8" || true
 
-failures=0
-fail() { echo "FAIL: $*"; failures=$((failures + 1)); }
 
 for path in /dir/v0/index.m3u8 /web/v0/index.m3u8; do
     url="http://127.0.0.1:$PROXY_PORT$path"
@@ -68,7 +53,4 @@ for path in /dir/v0/index.m3u8 /web/v0/index.m3u8; do
     done
 done
 
-if [ "$failures" -ne 0 ]; then
-    echo "wrap-media-playlists: $failures failure(s)"; tail -n 20 "$WORK/proxy.err"; exit 1
-fi
-echo "wrap-media-playlists: PASS"
+ci_summary

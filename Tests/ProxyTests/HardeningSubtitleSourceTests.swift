@@ -33,7 +33,8 @@ import Testing
 
     @Test func aSubtitleSourceThatWasBrieflyMissingComesBackAfterTheFallbackTTL() async throws {
         let config = Self.config(cache: #"{ "subtitle_ttl_seconds": 300, "fallback_ttl_seconds": 1 }"#)
-        try await withProxy(config) { proxy in
+        let clock = CacheClock.adjustable()
+        try await withProxy(config, cacheClock: clock) { proxy in
             proxy.origin.setFault("/subtitles/en.vtt", .status(404))
             let fallback = try await proxy.get(Self.file)
             #expect(fallback.status == 200)
@@ -41,8 +42,8 @@ import Testing
             let maxAge = try #require(Self.maxAge(fallback))
             #expect(maxAge <= 1, "a CDN must not keep the empty track longer than the fallback TTL")
             proxy.origin.setFault("/subtitles/en.vtt", nil)
-            // Time passing is the point: the 1 s fallback TTL must run out.
-            try await Task.sleep(for: .milliseconds(1_300))
+            // Time passing is the point: the 1 s fallback TTL runs out on the caches' clock.
+            clock.advance(by: .milliseconds(1_300))
             let recovered = try await proxy.get(Self.file)
             #expect(Self.cueCount(recovered.text) > 0, "the fallback expired, so the real cues are served")
             #expect(Self.maxAge(recovered) == 300)

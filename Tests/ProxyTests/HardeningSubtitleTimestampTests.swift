@@ -22,7 +22,8 @@ import Testing
     static let file = SubtitleURL(setName: "vod", trackID: "en", masterTarget: "/origin/vod-ts/master.m3u8", resource: .segment(0)).path
 
     @Test func cuesLeftUnmappedByABrieflyFailingFirstSegmentAreKeptOnlyForTheFallbackTTL() async throws {
-        try await withProxy(Self.config) { proxy in
+        let clock = CacheClock.adjustable()
+        try await withProxy(Self.config, cacheClock: clock) { proxy in
             proxy.origin.setFault("/vod-ts/v0/seg000.ts", .status(503))
             let unmapped = try await proxy.get(Self.file)
             #expect(unmapped.status == 200)
@@ -31,8 +32,8 @@ import Testing
             let maxAge = try #require(HardeningSubtitleSourceTests.maxAge(unmapped))
             #expect(maxAge <= 1, "a CDN must not keep unmapped cues longer than the fallback TTL")
             proxy.origin.setFault("/vod-ts/v0/seg000.ts", nil)
-            // Time passing is the point: the 1 s fallback TTL must run out.
-            try await Task.sleep(for: .milliseconds(1_300))
+            // Time passing is the point: the 1 s fallback TTL runs out on the caches' clock.
+            clock.advance(by: .milliseconds(1_300))
             let mapped = try await proxy.get(Self.file)
             #expect(mapped.text.contains("X-TIMESTAMP-MAP"), "the unmapped cues expired, so the mapped ones are served")
             #expect(HardeningSubtitleSourceTests.maxAge(mapped) == 300)
@@ -53,7 +54,8 @@ import Testing
     @Test func aSubtitlePlaylistMadeWithoutTheTimelineABrieflyFailingVariantWithheldIsKeptOnlyForTheFallbackTTL() async throws {
         let config = Self.config.replacingOccurrences(of: #""mode": "single""#, with: #""mode": "segmented""#)
         let playlist = SubtitleURL(setName: "vod", trackID: "en", masterTarget: "/origin/vod-ts/master.m3u8", resource: .playlist).path
-        try await withProxy(config) { proxy in
+        let clock = CacheClock.adjustable()
+        try await withProxy(config, cacheClock: clock) { proxy in
             proxy.origin.setFault("/vod-ts/v0/index.m3u8", .status(503))
             let windows = try await proxy.get(playlist)
             #expect(windows.status == 200)
@@ -62,8 +64,8 @@ import Testing
             let segment = try await proxy.get(Self.file)
             #expect(try #require(HardeningSubtitleSourceTests.maxAge(segment)) <= 1)
             proxy.origin.setFault("/vod-ts/v0/index.m3u8", nil)
-            // Time passing is the point: the 1 s fallback TTL must run out.
-            try await Task.sleep(for: .milliseconds(1_300))
+            // Time passing is the point: the 1 s fallback TTL runs out on the caches' clock.
+            clock.advance(by: .milliseconds(1_300))
             let aligned = try await proxy.get(playlist)
             #expect(aligned.status == 200)
             #expect(HardeningSubtitleSourceTests.maxAge(aligned) == 300)

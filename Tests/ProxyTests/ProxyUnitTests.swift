@@ -270,6 +270,17 @@ import Testing
         #expect(a == b)
         #expect(cached.headers["X-HLS-Proxy-Route"] == "master")
     }
+
+    @Test func theAsyncHandlerAnswersAFileOfADirectoryMountAsTheImmediateOneDoes() async throws {
+        let handler = try Self.handler()
+        for path in ["/files/vod-ts/v0/seg000.ts", "/files/vod-ts/v0/index.m3u8", "/files/vod-ts/v0/nope.ts", "/files/vod-ts/v0"] {
+            let immediate = try #require(handler.handleImmediately(Self.request(path)))
+            let later = await handler.handle(Self.request(path))
+            #expect(later.status == immediate.status, "\(path)")
+            #expect(later.headers["X-HLS-Proxy-Route"] == immediate.headers["X-HLS-Proxy-Route"], "\(path)")
+            #expect(later.body.count == immediate.body.count, "\(path)")
+        }
+    }
 }
 
 /// Access lines are JSON whatever the request carried.

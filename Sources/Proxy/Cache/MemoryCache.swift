@@ -36,16 +36,20 @@ final class MemoryCache<Value: Sendable>: Sendable {
 
     private let state = Mutex(State())
     private let maxCost: Int
+    /// What expiry is measured on: the monotonic clock, or a test's adjustable one.
+    private let clock: CacheClock
 
     /// A cache holding at most `maxCost` bytes (as the caller counts them).
-    init(maxCost: Int) {
+    init(maxCost: Int, clock: CacheClock = .system) {
         self.maxCost = max(0, maxCost)
+        self.clock = clock
     }
 
     /// The live value for `key`, or nil when absent or expired. A lookup that a later one will repeat
     /// (the fast path before the full one) passes `countingMiss: false` so a miss is counted once.
-    func value(for key: String, now: MonotonicTime = .now(), countingMiss: Bool = true) -> Value? {
-        state.withLock { state in
+    func value(for key: String, now: MonotonicTime? = nil, countingMiss: Bool = true) -> Value? {
+        let now = now ?? clock.now()
+        return state.withLock { state in
             guard let slot = state.index[key], let entry = state.slots[slot] else {
                 if countingMiss { state.misses += 1 }
                 return nil
@@ -62,7 +66,8 @@ final class MemoryCache<Value: Sendable>: Sendable {
     }
 
     /// Stores `value` for `ttl`; an entry larger than the whole budget, or a non-positive TTL, is not stored.
-    func store(_ value: Value, for key: String, cost: Int, ttl: Duration, now: MonotonicTime = .now()) {
+    func store(_ value: Value, for key: String, cost: Int, ttl: Duration, now: MonotonicTime? = nil) {
+        let now = now ?? clock.now()
         guard ttl > .zero, cost >= 0, cost <= maxCost else { return }
         let maxCost = maxCost
         state.withLock { state in

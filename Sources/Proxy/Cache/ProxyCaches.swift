@@ -15,13 +15,14 @@ struct ProxyCaches: Sendable {
     /// First presentation timestamps (90 kHz) per master.
     let timestamps: MemoryCache<Int64>
 
-    init(budget: Int) {
+    /// `clock` expires every entry (tests pass an adjustable one to let TTLs run out without waiting).
+    init(budget: Int, clock: CacheClock = .system) {
         let quarter = max(0, budget / 4)
-        playlists = MemoryCache(maxCost: quarter)
-        rewritten = MemoryCache(maxCost: quarter)
-        subtitles = MemoryCache(maxCost: max(0, budget - 3 * quarter))
-        timelines = MemoryCache(maxCost: quarter / 2)
-        timestamps = MemoryCache(maxCost: quarter / 2)
+        playlists = MemoryCache(maxCost: quarter, clock: clock)
+        rewritten = MemoryCache(maxCost: quarter, clock: clock)
+        subtitles = MemoryCache(maxCost: max(0, budget - 3 * quarter), clock: clock)
+        timelines = MemoryCache(maxCost: quarter / 2, clock: clock)
+        timestamps = MemoryCache(maxCost: quarter / 2, clock: clock)
     }
 
     /// Hit, miss and size figures per cache, for `/metrics`.

@@ -17,11 +17,8 @@ public final class ProxyHandler: Sendable {
     /// Pass-through objects and ranges on disk; nil when `cache.disk_directory` is unset.
     let diskCache: DiskCache?
     let cors: CORSPolicy
-    let masters: MasterResponder
-    let subtitles: SubtitleResponder
-    let passThrough: PassThroughResponder
-    let files: FileResponder
-    let signed: SignedResponder
+    /// Every responder, and which one serves which planned request.
+    let responders: Responders
     /// For each route (by `ProxyRoute.index`), the fields every response of it ends with: the route
     /// field, then the CORS fields that do not depend on the request (and for redirects, which are never
     /// to be stored, `Cache-Control: no-store`). Made once, added in one copy.
@@ -30,6 +27,9 @@ public final class ProxyHandler: Sendable {
     let shedLogged = Mutex<MonotonicTime?>(nil)
     /// Reports open client connections and whether the server is draining; set by the service.
     let serverState: @Sendable () -> (openConnections: Int, accepting: Bool)
+
+    /// The masters' responder: planning logs its claims, and tests reach its fetcher through it.
+    var masters: MasterResponder { responders.masters }
 
     /// Makes a handler for a validated config.
     public convenience init(
@@ -46,7 +46,7 @@ public final class ProxyHandler: Sendable {
 
     /// Makes a handler that shares a disk cache already open (a reload keeps it: its keys include the
     /// mount's identity, so a changed mount cannot hit another's objects) and starts with empty memory caches.
-    /// `resolver` resolves origin host names for the SSRF address check.
+    /// `resolver` resolves origin host names for the SSRF address check; `cacheClock` expires the memory caches.
     init(
         config: ProxyConfig,
         origin: OriginClient,
@@ -54,43 +54,20 @@ public final class ProxyHandler: Sendable {
         metrics: ProxyMetrics,
         resolver: HostResolver,
         diskCache: DiskCache?,
+        cacheClock: CacheClock = .system,
         serverState: @escaping @Sendable () -> (openConnections: Int, accepting: Bool)
     ) {
-        let router = RequestRouter(config: config)
-        let caches = ProxyCaches(budget: config.cache.maxBytes)
-        let mountDirectories = MountDirectories(config.mounts)
+        let context = ResponderContext(
+            config: config, origin: origin, logger: logger, metrics: metrics, resolver: resolver, diskCache: diskCache,
+            cacheClock: cacheClock)
         self.config = config
-        self.router = router
+        self.router = context.router
         self.origin = origin
         self.logger = logger
         self.metrics = metrics
-        self.caches = caches
+        self.caches = context.caches
         self.diskCache = diskCache
-        let fetcher = OriginFetcher(
-            config: config, origin: origin, logger: logger, metrics: metrics, playlists: caches.playlists,
-            mountDirectories: mountDirectories, resolver: resolver)
-        let resolver = TrackResolver(config: config, logger: logger, fetcher: fetcher)
-        let masters = MasterResponder(
-            config: config, router: router, fetcher: fetcher, resolver: resolver, rewritten: caches.rewritten, logger: logger,
-            cacheControl: "max-age=\(ConfigSeconds.maxAge(config.cache.masterTTL))")
-        self.masters = masters
-        let timelines = VideoTimelineReader(
-            config: config, fetcher: fetcher, timelines: caches.timelines, timestamps: caches.timestamps, logger: logger)
-        let subtitles = SubtitleResponder(
-            config: config, router: router, resolver: resolver,
-            cues: SubtitleCueLoader(
-                config: config, documents: caches.subtitles, loads: caches.subtitleLoads, fetcher: fetcher, timelines: timelines,
-                logger: logger, metrics: metrics),
-            timelines: timelines, cacheControl: "max-age=\(ConfigSeconds.maxAge(config.cache.subtitleTTL))")
-        self.subtitles = subtitles
-        self.passThrough = PassThroughResponder(
-            config: config, router: router, fetcher: fetcher,
-            diskCache: diskCache.map { DiskCacheResponder(cache: $0, fetcher: fetcher, logger: logger) })
-        self.files = FileResponder(
-            mountDirectories: mountDirectories, relocation: MasterRelocation(router: router, mounts: config.mounts),
-            maxPlaylistBytes: config.limits.maxPlaylistBytes)
-        self.signed = SignedResponder(
-            config: config, router: router, metrics: metrics, logger: logger, masters: masters, subtitles: subtitles)
+        self.responders = Responders(context: context)
         let cors = CORSPolicy(allowOrigins: config.cors.allowOrigins)
         self.cors = cors
         self.routeFields = ProxyRoute.allCases.map { route in
@@ -112,7 +89,7 @@ public final class ProxyHandler: Sendable {
             outcome = answer
         case .work(let work):
             do {
-                outcome = try await perform(work, request: request)
+                outcome = try await responders.serve(work, request: request)
             } catch {
                 outcome = Self.errorOutcome(error)
                 // As nginx logs upstream failures: a 5xx the proxy gives says why on stderr too (the
@@ -131,7 +108,8 @@ public final class ProxyHandler: Sendable {
     }
 
     /// Answers without waiting on anything when it can: health, metrics, preflight, redirects, errors,
-    /// files of directory mounts, masters already in the cache and objects stored whole on disk. Nil means the request needs I/O: pass it to `handle`.
+    /// and whatever a responder answers with no I/O (files of directory mounts, cached masters, objects
+    /// stored whole on disk). Nil means the request needs I/O: pass it to `handle`.
     /// Safe to call on the server's loop thread; it never blocks.
     public func handleImmediately(_ request: HTTPRequest) -> HTTPResponse? {
         // The clock is read only for the access log's duration.
@@ -139,19 +117,9 @@ public final class ProxyHandler: Sendable {
         switch plan(for: request) {
         case .answered(let answer):
             return finish(answer, request: request, started: started)
-        case .work(.master(let target, let setIndex)):
-            guard let cached = masters.cachedMaster(target, set: config.subtitleSets[setIndex], request: request, countingMiss: false) else {
-                return nil
-            }
-            return finish(cached, request: request, started: started)
-        case .work(.passThrough(let target)):
-            guard let stored = passThrough.storedFile(target, request: request) else { return nil }
-            return finish(stored, request: request, started: started)
-        case .work(.subtitle(let url)):
-            guard let answer = subtitles.immediate(url, request: request) else { return nil }
+        case .work(let work):
+            guard let answer = responders.immediate(work, request: request) else { return nil }
             return finish(answer, request: request, started: started)
-        case .work:
-            return nil
         }
     }
 
@@ -182,15 +150,7 @@ public final class ProxyHandler: Sendable {
     /// What a request needs: an answer now, or work that waits on origins or files.
     private enum Plan {
         case answered(RouteResponse)
-        case work(Work)
-    }
-
-    private enum Work {
-        /// A master a subtitle set claims: the target and the set's position in `config.subtitleSets`.
-        case master(OriginTarget, Int)
-        case subtitle(SubtitleURL)
-        case signed(SignedURL)
-        case passThrough(OriginTarget)
+        case work(Responders.Work)
     }
 
     /// Routes and classifies a request without any I/O.
@@ -229,24 +189,14 @@ public final class ProxyHandler: Sendable {
         case .origin(let target):
             if let setIndex = subtitleSetIndex(forPath: target.proxyPath) {
                 if logger.isEnabled(.debug) { masters.logClaim(target, set: config.subtitleSets[setIndex]) }
-                return .work(.master(target, setIndex))
+                return .work(.master(ClaimedMaster(target: target, setIndex: setIndex)))
             }
             if logger.isEnabled(.debug) { masters.logNotClaimed(target) }
-            if let path = target.filePath { return .answered(files.serve(path, mount: target.mount)) }
+            if let path = target.filePath { return .work(.file(FileTarget(path: path, mount: target.mount))) }
             switch target.segmentMode {
             case .redirect: return .answered(redirect(to: target.location))
             case .proxy: return .work(.passThrough(target))
             }
-        }
-    }
-
-    private func perform(_ work: Work, request: HTTPRequest) async throws -> RouteResponse {
-        switch work {
-        case .master(let target, let setIndex):
-            return try await masters.serve(target, set: config.subtitleSets[setIndex], request: request)
-        case .subtitle(let url): return try await subtitles.serve(url, request: request)
-        case .signed(let url): return try await signed.serve(url, request: request)
-        case .passThrough(let target): return try await passThrough.serve(target, request: request)
         }
     }
 

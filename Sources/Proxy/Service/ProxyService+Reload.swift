@@ -31,7 +31,7 @@ extension ProxyService {
             // file may have changed. The disk cache is kept, as a restart keeps it.
             current.replace(with: ProxyHandler(
                 config: reload.effective, origin: origin, logger: logger, metrics: metrics, resolver: resolver,
-                diskCache: running.diskCache, serverState: serverState))
+                diskCache: running.diskCache, cacheClock: cacheClock, serverState: serverState))
             metrics.recordConfigReload(applied: true)
             logger.log(.info, "reloaded configuration file \(file)", [
                 ("changed", reload.summary), ("mounts", String(reload.effective.mounts.count)),

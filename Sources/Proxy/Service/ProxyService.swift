@@ -23,9 +23,18 @@ public final class ProxyService: Sendable {
     /// Reloads one at a time (each compares against the config the one before it installed).
     let reloading = Mutex(())
 
+    /// Expires the memory caches of every handler, the first and each reload's (tests move it by hand).
+    let cacheClock: CacheClock
+
     /// Builds the service; nothing listens until `start()`. `resolver` answers the SSRF address check's lookups.
-    public init(config: ProxyConfig, logger: ProxyLogger, resolver: HostResolver = .system) {
+    public convenience init(config: ProxyConfig, logger: ProxyLogger, resolver: HostResolver = .system) {
+        self.init(config: config, logger: logger, resolver: resolver, cacheClock: .system)
+    }
+
+    /// Builds the service with the clock its memory caches expire on.
+    init(config: ProxyConfig, logger: ProxyLogger, resolver: HostResolver, cacheClock: CacheClock) {
         self.logger = logger
+        self.cacheClock = cacheClock
         self.resolver = resolver
         let metrics = ProxyMetrics()
         self.metrics = metrics
@@ -42,8 +51,9 @@ public final class ProxyService: Sendable {
             return (server.openConnections, server.isAcceptingConnections)
         }
         self.serverState = serverState
-        let current = CurrentHandler(ProxyHandler(config: config, origin: origin, logger: logger, metrics: metrics,
-                                                  resolver: resolver, serverState: serverState))
+        let current = CurrentHandler(ProxyHandler(
+            config: config, origin: origin, logger: logger, metrics: metrics, resolver: resolver,
+            diskCache: DiskCacheResponder.makeDiskCache(config.cache, logger: logger), cacheClock: cacheClock, serverState: serverState))
         self.current = current
         var serverConfiguration = HTTPServerConfiguration()
         serverConfiguration.host = config.listen.host

@@ -1,7 +1,7 @@
 import Foundation
 import HTTPClient
 import HTTPServer
-import Proxy
+@testable import Proxy
 import Synchronization
 import TestSupport
 
@@ -17,7 +17,7 @@ final class ProxyHarness: Sendable {
     /// base URL and `FIXTURES` by the fixtures directory.
     init(
         configJSON: String, environment: [String: String] = ["TOKEN": "secret-token"], resolver: HostResolver = .system,
-        level: LogSeverity = .debug
+        level: LogSeverity = .debug, cacheClock: CacheClock = .system
     ) throws {
         let origin = try FixtureOrigin()
         self.origin = origin
@@ -33,7 +33,7 @@ final class ProxyHarness: Sendable {
             accessSink: { line in lines.withLock { $0.append(String(decoding: line, as: UTF8.self)) } },
             diagnosticSink: { line in lines.withLock { $0.append(line) } }
         )
-        service = ProxyService(config: config, logger: logger, resolver: resolver)
+        service = ProxyService(config: config, logger: logger, resolver: resolver, cacheClock: cacheClock)
         try service.start()
     }
 
@@ -86,9 +86,10 @@ func withProxy(
     environment: [String: String] = ["TOKEN": "secret-token"],
     resolver: HostResolver = .system,
     level: LogSeverity = .debug,
+    cacheClock: CacheClock = .system,
     _ body: (ProxyHarness) async throws -> Void
 ) async throws {
-    let proxy = try ProxyHarness(configJSON: configJSON, environment: environment, resolver: resolver, level: level)
+    let proxy = try ProxyHarness(configJSON: configJSON, environment: environment, resolver: resolver, level: level, cacheClock: cacheClock)
     do {
         try await body(proxy)
     } catch {

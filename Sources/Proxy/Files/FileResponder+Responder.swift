@@ -1,0 +1,23 @@
+import HTTPServer
+
+/// A file of a directory mount: its path under the mount and the mount.
+struct FileTarget: Sendable {
+    let path: String
+    let mount: Mount?
+}
+
+extension FileResponder: ImmediateResponder {
+    typealias Target = FileTarget
+
+    init(context: ResponderContext) {
+        self.init(
+            mountDirectories: context.mountDirectories,
+            relocation: MasterRelocation(router: context.router, mounts: context.config.mounts),
+            maxPlaylistBytes: context.config.limits.maxPlaylistBytes)
+    }
+
+    /// Always answered on the loop thread (`serve(_:mount:)` never blocks).
+    func answer(_ file: FileTarget, request: HTTPRequest) -> RouteResponse {
+        serve(file.path, mount: file.mount)
+    }
+}
