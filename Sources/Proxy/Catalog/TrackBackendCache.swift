@@ -127,7 +127,7 @@ final class TrackBackendCache: Sendable {
     /// Keeps a source host's verdict for `ttl`.
     func storeHostVerdict(_ verdict: HostVerdict, for key: String, ttl: Duration) {
         state.withLock { state in
-            state.verdicts.set((verdict, MonotonicTime.now() + ttl), for: key)
+            _ = state.verdicts.set((verdict, MonotonicTime.now() + ttl), for: key)
         }
     }
 }
