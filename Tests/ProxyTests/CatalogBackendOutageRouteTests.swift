@@ -65,6 +65,21 @@ import Testing
         }
     }
 
+    @Test func aColdMasterOfAnAssetTheOriginHasIsFetchedFromItOnceAndAsksTheBackendOnce() async throws {
+        let sources = try SubtitleSourceOrigin()
+        let backend = try TestOrigin(routes: ["/api/assets/vod-ts/subtitles": Route.json(Route.answer(sources: sources.baseURL, asset: "vod-ts"))])
+        defer { backend.stop() }
+        // The existence check goes through the playlist cache, so the master's own fetch is a memory hit
+        // while the master TTL lasts (with master_ttl_seconds 0 the origin is asked twice).
+        let config = Route.config().replacingOccurrences(of: #""master_ttl_seconds": 0"#, with: #""master_ttl_seconds": 60"#)
+        try await Route.withBackend(config, backendURL: backend.url(""), sources: sources) { proxy in
+            let master = try await proxy.get("/origin/vod-ts/master.m3u8")
+            #expect(subtitleRenditions(master).count == 2)
+            #expect(proxy.origin.hits("/vod-ts/master.m3u8") == 1)
+            #expect(backend.requests().count == 1)
+        }
+    }
+
     // MARK: Stale-if-error
 
     /// A backend for vod-ts that answers English and French until `down` is set, then 503 or `downAnswer`.
