@@ -14,6 +14,8 @@
 # `proxied` and `disk` (not in the default list) send a segment from an http origin (python3 -m
 # http.server on ORIGIN_PORT) through a proxy mount: every request through the origin client, or,
 # with a disk cache, from the stored file (the first warm-up request fills it).
+# `signed-vtt` (not in the default list) asks for the first WebVTT file of a signed playback URL's
+# track (tools/sign.py signs the sample's English track): token verification on every request.
 set -euo pipefail
 
 [ $# -ge 1 ] || { echo "usage: $0 BINARY [BINARY_B]" >&2; exit 2; }
@@ -53,11 +55,15 @@ proxy_config() { # FILE [DISK_CACHE_DIRECTORY]
                     "source": "subs/en.vtt", "mode": "segmented" } ] }
   ],
   "cache": { "master_ttl_seconds": 3600, "subtitle_ttl_seconds": 3600$disk },
+  "signing": { "keys": { "k1": "$SIGNING_KEY" } },
   "log_level": "warn",
   "access_log": $([ "$LOGS" = on ] && echo true || echo false)
 }
 EOF
 }
+SIGNING_KEY=callgrind-bench-key-0123456789abcdef
+echo '[{"id": "en", "name": "English", "language": "en", "default": true, "source": "subs/en.vtt"}]' > "$WORK/tracks.json"
+SIGNED_MASTER=$(python3 "$ROOT/tools/sign.py" --key-id k1 --key "$SIGNING_KEY" --master /sample/master.m3u8 --tracks "$WORK/tracks.json")
 proxy_config "$WORK/proxy.json"
 case " $ROUTES " in
     *" proxied "*|*" disk "*)
@@ -70,7 +76,7 @@ esac
 # Sends WARMUP requests for the route, waits for a line on stdin, sends N, waits again.
 cat > "$WORK/client.py" <<'EOF'
 import re, socket, sys
-port, route, warmup, count = int(sys.argv[1]), sys.argv[2], int(sys.argv[3]), int(sys.argv[4])
+port, route, warmup, count, signed = int(sys.argv[1]), sys.argv[2], int(sys.argv[3]), int(sys.argv[4]), sys.argv[5]
 conns = [socket.create_connection(("127.0.0.1", port)) for _ in range(16)]
 buffers = [b""] * 16
 def get(i, path):
@@ -95,8 +101,8 @@ def first_uri(body, pattern):
 paths = {"health": "/healthz", "redirect": "/redir/v0/seg000.ts", "master": "/sample/master.m3u8",
          "variant": "/sample/v0/index.m3u8", "segment": "/sample/v0/seg000.ts",
          "proxied": "/bucket/v0/seg000.ts", "disk": "/bucket/v0/seg000.ts"}
-if route.startswith("subtitle"):
-    _, master = get(0, "/sample/master.m3u8")
+if route.startswith("subtitle") or route == "signed-vtt":
+    _, master = get(0, signed if route == "signed-vtt" else "/sample/master.m3u8")
     playlist = re.search(r'URI="([^"]+)"', master.decode()).group(1)
     if route == "subtitle-playlist":
         paths[route] = playlist
@@ -130,7 +136,7 @@ measure() { # BINARY ROUTE -> instructions per request
         curl -sf -o /dev/null "http://127.0.0.1:$PORT/healthz" && break
         sleep 0.1
     done
-    coproc CLIENT { python3 "$WORK/client.py" "$PORT" "$2" "$WARMUP" "$N"; }
+    coproc CLIENT { python3 "$WORK/client.py" "$PORT" "$2" "$WARMUP" "$N" "$SIGNED_MASTER"; }
     read -r _ <&"${CLIENT[0]}"          # warm-up done
     callgrind_control --instr=on "$VG_PID" > /dev/null 2>&1
     echo go >&"${CLIENT[1]}"

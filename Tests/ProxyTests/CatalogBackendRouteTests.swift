@@ -108,6 +108,9 @@ import Testing
         defer { backend.stop() }
         let json = Self.config().replacingOccurrences(of: "BACKEND/api/assets/{asset}/subtitles", with: "BACKEND/api/subtitles?asset={asset}")
         try await Self.withBackend(json, backendURL: backend.url(""), sources: sources) { proxy in
+            // The backend is asked only for a master the origin has.
+            let master = try #require(FileManager.default.contents(atPath: Fixtures.directory.path + "/vod-ts/master.m3u8"))
+            proxy.origin.setFault("/x&admin=true/master.m3u8", .body(Array(master), contentType: "application/vnd.apple.mpegurl"))
             _ = try await proxy.get("/origin/x&admin=true/master.m3u8")
             let seen = try #require(backend.requests().first)
             #expect(seen.target == "/api/subtitles?asset=x%26admin%3Dtrue")

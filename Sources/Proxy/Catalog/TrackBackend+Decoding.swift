@@ -107,4 +107,6 @@ extension TrackBackend {
 struct TrackBackendFailure: Error, Sendable, Equatable {
     var label: String
     var detail: String
+    /// The backend answered that the asset does not exist (404, 410).
+    var assetGone = false
 }

@@ -6,8 +6,9 @@ import HTTPWire
 /// backend"): a GET with the set's `tracks_headers` and nothing from the client or the mount, the JSON
 /// answer read as the config reads tracks, sources resolved against the master and held to the
 /// embedded form's host and address rules. Answers are cached per URL and header set, one fetch for
-/// concurrent requests; a failure is cached briefly, so a down backend is asked once per
-/// `cache.fallback_ttl_seconds`, not once per viewer.
+/// concurrent requests, at most `limits.max_tracks_cache_entries` of them; a failure is cached briefly,
+/// so a down backend is asked once per `cache.fallback_ttl_seconds`, not once per viewer, and while it
+/// is down the last good answer is served for up to `cache.tracks_stale_seconds` past its TTL.
 struct TrackBackend: Sendable {
     let config: ProxyConfig
     let origin: OriginClient
@@ -24,26 +25,31 @@ struct TrackBackend: Sendable {
         self.logger = logger
         self.metrics = metrics
         self.resolver = resolver
-        self.cache = TrackBackendCache()
+        self.cache = TrackBackendCache(maxEntries: config.limits.maxTracksCacheEntries)
     }
 
     /// The tracks `url` (already substituted) gives for the master at `masterURL`, in `set`. Never
     /// throws: a failure is a result, logged once per fetch, and the master is served without them.
     func tracks(url: String, set: SubtitleSet, masterURL: String) async -> TrackBackendResult {
         let headers = Self.requestHeaders(set)
-        let document = await cache.document(
+        let answer = await cache.document(
             for: Self.cacheKey(url: url, headers: headers), successTTL: ConfigSeconds.duration(config.cache.tracksTTL),
-            failureTTL: ConfigSeconds.duration(config.cache.fallbackTTL)
-        ) { [self] in
-            await fetchDocument(url: url, headers: headers, set: set)
-        }
-        switch document {
-        case .failed(let label, let detail):
+            failureTTL: ConfigSeconds.duration(config.cache.fallbackTTL), staleTTL: ConfigSeconds.duration(config.cache.tracksStale),
+            load: { [self] in await fetchDocument(url: url, headers: headers) },
+            report: { [self] answer in report(answer, url: url, set: set) })
+        switch answer.document {
+        case .failed(let label, let detail, _):
             return .failed(reason: "\(label): \(detail)")
-        case .tracks(let tracks, let dropped):
+        case .tracks(let tracks, let dropped, _):
             let sourced = await checkedSources(tracks, url: url, set: set, masterURL: masterURL)
             return .tracks(sourced, dropped: dropped + tracks.count - sourced.count)
         }
+    }
+
+    /// Whether the backend would be asked for `url` now: no answer is kept for it (live or past its
+    /// TTL) and no fetch is in flight.
+    func wouldAsk(url: String, set: SubtitleSet) -> Bool {
+        !cache.knows(Self.cacheKey(url: url, headers: Self.requestHeaders(set)))
     }
 
     /// The fields the backend gets: `Accept: application/json` and the set's `tracks_headers` (which
@@ -62,24 +68,39 @@ struct TrackBackend: Sendable {
         return key
     }
 
-    /// One fetch and decode, its outcome counted and, when it is a failure or drops tracks, logged.
-    private func fetchDocument(url: String, headers: HTTPHeaders, set: SubtitleSet) async -> TrackBackendDocument {
-        let document: TrackBackendDocument
+    /// One fetch and decode.
+    private func fetchDocument(url: String, headers: HTTPHeaders) async -> TrackBackendDocument {
         switch await fetchBody(url: url, headers: headers).flatMap(Self.decode) {
         case .failure(let failure):
-            metrics.recordTracksBackendFailure(reason: failure.label)
-            logger.log(.warn, "tracks backend failed; the master gets no tracks from it", [
-                ("set", set.name), ("url", ProxyLogger.redactedURL(url)), ("reason", failure.label), ("detail", failure.detail),
-            ])
-            document = .failed(label: failure.label, detail: failure.detail)
+            return .failed(label: failure.label, detail: failure.detail, assetGone: failure.assetGone)
         case .success(let decoded):
+            return .tracks(decoded.tracks, dropped: decoded.droppedCount, droppedReasons: decoded.dropped)
+        }
+    }
+
+    /// One fetch's outcome counted and, when it is a failure or drops tracks, logged: once per fetch,
+    /// however many requests waited for it.
+    private func report(_ answer: TrackBackendCache.Answer, url: String, set: SubtitleSet) {
+        let fetched = answer.staleFor ?? answer.document
+        switch fetched {
+        case .failed(let label, let detail, _):
+            metrics.recordTracksBackendFailure(reason: label)
+            if answer.staleFor != nil {
+                metrics.recordTracksBackendStale(reason: label)
+                logger.log(.warn, "tracks backend failed; its last good answer is served (stale-if-error)", [
+                    ("set", set.name), ("url", ProxyLogger.redactedURL(url)), ("reason", label), ("detail", detail),
+                ])
+            } else {
+                logger.log(.warn, "tracks backend failed; the master gets no tracks from it", [
+                    ("set", set.name), ("url", ProxyLogger.redactedURL(url)), ("reason", label), ("detail", detail),
+                ])
+            }
+        case .tracks(_, _, let droppedReasons):
             metrics.recordTracksBackendSuccess()
-            for reason in decoded.dropped {
+            for reason in droppedReasons {
                 logger.log(.warn, "tracks backend track dropped", [("set", set.name), ("url", ProxyLogger.redactedURL(url)), ("reason", reason)])
             }
-            document = .tracks(decoded.tracks, dropped: decoded.droppedCount)
         }
-        return document
     }
 
     /// The body of a 2xx answer. Redirects are not followed: the backend is a URL the operator named, and
@@ -96,7 +117,9 @@ struct TrackBackend: Sendable {
         case .failure(let error): return .failure(Self.failure(error))
         }
         guard (200..<300).contains(response.status) else {
-            return .failure(TrackBackendFailure(label: "status", detail: "backend answered \(response.status)"))
+            // RFC 9110 §15.5.5, §15.5.11: the backend's word that the asset does not exist, not an outage.
+            return .failure(TrackBackendFailure(
+                label: "status", detail: "backend answered \(response.status)", assetGone: response.status == 404 || response.status == 410))
         }
         return .success(response.body)
     }

@@ -3,8 +3,11 @@ import Synchronization
 
 /// The backend answers by URL and header set, with one fetch for concurrent requests (the shape of
 /// SubtitleTrackLoads: a request that finds a load in flight waits for that load), and the address
-/// verdicts for the hosts their sources name. Entries expire by TTL; expired ones are swept once the
-/// table has doubled, so it stays proportional to the assets played within a TTL.
+/// verdicts for the hosts their sources name. Both tables keep at most `limits.max_tracks_cache_entries`
+/// entries, forgetting the least recently used, so a catalog of any size costs bounded memory.
+/// An answer with tracks outlives its TTL by `cache.tracks_stale_seconds`: while a refresh fails
+/// (timeout, refused, 5xx, bad JSON) it is served instead (RFC 5861 §4, stale-if-error), so subtitle
+/// URLs keep working mid-film through a backend outage. A 404 or 410 for the asset replaces it.
 final class TrackBackendCache: Sendable {
     /// Whether a source host passed the address check.
     enum HostVerdict: Sendable, Equatable {
@@ -12,75 +15,111 @@ final class TrackBackendCache: Sendable {
         case refused(String)
     }
 
-    fileprivate enum Slot {
-        case loading(Task<TrackBackendDocument, Never>)
-        case ready(TrackBackendDocument, expires: MonotonicTime)
+    /// What a lookup hands out: the document to use and, when a refresh failed and the last good
+    /// answer stands in for it, that failure.
+    struct Answer: Sendable {
+        var document: TrackBackendDocument
+        var staleFor: TrackBackendDocument?
+    }
+
+    fileprivate struct Entry {
+        var document: TrackBackendDocument
+        var expires: MonotonicTime
+        /// Until when a failed refresh may fall back on this document; nil for a failure.
+        var staleUntil: MonotonicTime?
     }
 
     fileprivate struct State {
-        var documents: [String: Slot] = [:]
-        var verdicts: [String: (verdict: HostVerdict, expires: MonotonicTime)] = [:]
-        var sweepAt = 256
+        var documents: RecentlyUsedTable<String, Entry>
+        var loading: [String: Task<Answer, Never>] = [:]
+        var verdicts: RecentlyUsedTable<String, (verdict: HostVerdict, expires: MonotonicTime)>
     }
 
-    private let state = Mutex(State())
+    private let state: Mutex<State>
     /// Requests that found a fetch in flight and waited for it, for tests.
     private let joinedCount = Atomic<Int>(0)
     var fetchesJoined: Int { joinedCount.load(ordering: .relaxed) }
 
+    /// Makes an empty cache of at most `maxEntries` answers and as many host verdicts.
+    init(maxEntries: Int = ProxyConfig.Limits().maxTracksCacheEntries) {
+        state = Mutex(State(documents: RecentlyUsedTable(capacity: maxEntries), verdicts: RecentlyUsedTable(capacity: maxEntries)))
+    }
+
+    /// How many answers are kept, for tests and bounds.
+    var documentCount: Int { state.withLock { $0.documents.count } }
+
+    /// Whether `key` has an answer kept (live or past its TTL) or a fetch in flight: asking for it
+    /// then says nothing new about the asset.
+    func knows(_ key: String) -> Bool {
+        state.withLock { $0.loading[key] != nil || $0.documents.peek(key) != nil }
+    }
+
     /// The live document for `key`, the fetch in flight for it, or a new fetch by `load`, kept for
     /// `successTTL` (tracks) or `failureTTL` (a failure); an uncacheable outcome is handed to its
-    /// waiters and not kept. The fetch is unstructured, so one cancelled request does not cancel it for
-    /// the others.
+    /// waiters and not kept. A failed fetch whose key has tracks fetched less than `successTTL +
+    /// staleTTL` ago hands those out instead. `report` runs once per fetch with its answer. The fetch
+    /// is unstructured, so one cancelled request does not cancel it for the others.
     func document(
-        for key: String, successTTL: Duration, failureTTL: Duration, load: @escaping @Sendable () async -> TrackBackendDocument
-    ) async -> TrackBackendDocument {
+        for key: String, successTTL: Duration, failureTTL: Duration, staleTTL: Duration,
+        load: @escaping @Sendable () async -> TrackBackendDocument, report: @escaping @Sendable (Answer) -> Void = { _ in }
+    ) async -> Answer {
         let found: Found = state.withLock { state in
-            let now = MonotonicTime.now()
-            switch state.documents[key] {
-            case .ready(let document, let expires)? where expires > now:
-                return .ready(document)
-            case .loading(let running)?:
+            if let running = state.loading[key] {
                 joinedCount.add(1, ordering: .relaxed)
                 return .waiting(running)
-            default:
-                break
+            }
+            if let entry = state.documents.value(for: key), entry.expires > .now() {
+                return .ready(Answer(document: entry.document, staleFor: nil))
             }
             let running = Task { [weak self] in
                 let document = await load()
-                self?.finish(key, document, ttl: Self.isFailure(document) ? failureTTL : successTTL)
-                return document
+                let answer = self?.finish(key, document, successTTL: successTTL, failureTTL: failureTTL, staleTTL: staleTTL)
+                    ?? Answer(document: document, staleFor: nil)
+                report(answer)
+                return answer
             }
-            state.documents[key] = .loading(running)
-            state.sweepIfDue(now: now)
+            state.loading[key] = running
             return .waiting(running)
         }
         switch found {
-        case .ready(let document): return document
+        case .ready(let answer): return answer
         case .waiting(let running): return await running.value
         }
     }
 
     private enum Found {
-        case ready(TrackBackendDocument)
-        case waiting(Task<TrackBackendDocument, Never>)
+        case ready(Answer)
+        case waiting(Task<Answer, Never>)
     }
 
-    private static func isFailure(_ document: TrackBackendDocument) -> Bool {
-        if case .failed = document { return true }
-        return false
-    }
-
-    private func finish(_ key: String, _ document: TrackBackendDocument, ttl: Duration) {
+    private func finish(
+        _ key: String, _ document: TrackBackendDocument, successTTL: Duration, failureTTL: Duration, staleTTL: Duration
+    ) -> Answer {
         state.withLock { state in
-            state.documents[key] = document.isCacheable ? .ready(document, expires: .now() + ttl) : nil
+            state.loading[key] = nil
+            let now = MonotonicTime.now()
+            if document.mayServeStale, let kept = state.documents.peek(key), let staleUntil = kept.staleUntil, staleUntil > now {
+                // The last good answer stands in; the backend is asked again after the failure TTL.
+                if document.isCacheable {
+                    state.documents.set(Entry(document: kept.document, expires: now + failureTTL, staleUntil: staleUntil), for: key)
+                }
+                return Answer(document: kept.document, staleFor: document)
+            }
+            if !document.isCacheable {
+                state.documents.remove(key)
+            } else if case .tracks = document {
+                state.documents.set(Entry(document: document, expires: now + successTTL, staleUntil: now + successTTL + staleTTL), for: key)
+            } else {
+                state.documents.set(Entry(document: document, expires: now + failureTTL, staleUntil: nil), for: key)
+            }
+            return Answer(document: document, staleFor: nil)
         }
     }
 
     /// The live verdict for a source host, or nil when none is known.
     func hostVerdict(for key: String) -> HostVerdict? {
         state.withLock { state in
-            guard let entry = state.verdicts[key], entry.expires > .now() else { return nil }
+            guard let entry = state.verdicts.value(for: key), entry.expires > .now() else { return nil }
             return entry.verdict
         }
     }
@@ -88,22 +127,7 @@ final class TrackBackendCache: Sendable {
     /// Keeps a source host's verdict for `ttl`.
     func storeHostVerdict(_ verdict: HostVerdict, for key: String, ttl: Duration) {
         state.withLock { state in
-            let now = MonotonicTime.now()
-            state.verdicts[key] = (verdict, now + ttl)
-            state.sweepIfDue(now: now)
+            _ = state.verdicts.set((verdict, MonotonicTime.now() + ttl), for: key)
         }
-    }
-}
-
-extension TrackBackendCache.State {
-    /// Drops expired entries once the tables have doubled since the last sweep: amortized O(1) per store.
-    fileprivate mutating func sweepIfDue(now: MonotonicTime) {
-        guard documents.count + verdicts.count >= sweepAt else { return }
-        documents = documents.filter { _, slot in
-            if case .ready(_, let expires) = slot { return expires > now }
-            return true
-        }
-        verdicts = verdicts.filter { $0.value.expires > now }
-        sweepAt = max(256, (documents.count + verdicts.count) * 2)
     }
 }

@@ -5,7 +5,9 @@ extension TrackResolver {
     /// embedded rules when fetched); nil when the set has no `tracks_url` or the backend failed, so the
     /// set's static tracks are listed instead (README "Tracks from the app's backend": failure never
     /// breaks playback). TrackBackend logs and counts its own failures, once per fetch.
-    func backendTracks(_ set: SubtitleSet, master: OriginTarget) async -> [TrackConfig]? {
+    /// The backend is asked about an asset only once its origin master answered 2xx: a request for a
+    /// missing asset gets the origin's own error and costs the backend nothing.
+    func backendTracks(_ set: SubtitleSet, master: OriginTarget, request: HTTPRequest) async throws -> [TrackConfig]? {
         guard let template = set.tracksURL else { return nil }
         // Config validation makes every pattern of the set define the URL's captures; a URL that still
         // misses one is never sent half-filled.
@@ -14,6 +16,16 @@ extension TrackResolver {
                 ("path", master.proxyPath), ("set", set.name),
             ])
             return nil
+        }
+        if backend.wouldAsk(url: url, set: set) {
+            // Through the playlist cache, so the master's own fetch that follows is a memory hit.
+            let (fetched, _) = try await fetcher.cachedPlaylist(master.url, kind: "master", for: master, request: request)
+            guard (200..<300).contains(fetched.status) else {
+                logger.debug("tracks backend not asked: the origin master is not there", [
+                    ("path", master.proxyPath), ("set", set.name), ("status", String(fetched.status)),
+                ])
+                throw OriginFetcher.originFailure(fetched.status, what: "master playlist")
+            }
         }
         switch await backend.tracks(url: url, set: set, masterURL: master.url) {
         case .tracks(let tracks, _):

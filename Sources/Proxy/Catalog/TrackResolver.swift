@@ -28,7 +28,7 @@ struct TrackResolver: Sendable {
         // Dynamic tracks: the backend's answer replaces `set.tracks`. Its tracks are literal (no capture
         // substitution: the request path must not fill in what a backend wrote); probes and choices apply.
         // A failed backend leaves the set's static tracks, possibly none.
-        let backendTracks = await backendTracks(set, master: master)
+        let backendTracks = try await backendTracks(set, master: master, request: request)
         let tracks = backendTracks ?? set.tracks
         let substituted = backendTracks ?? substitutingCaptures(in: tracks, set: set, master: master)
         let present = try await droppingAbsentOptionalTracks(substituted, set: set, master: master, request: request)

@@ -7,10 +7,10 @@ struct CacheDecoder {
 
     func cache(_ value: ConfigValue?, at path: ConfigPath, in reader: inout ConfigReader) -> ProxyConfig.CacheSettings {
         var cache = ProxyConfig.CacheSettings()
-        let keys: Set<String> = ["master_ttl_seconds", "subtitle_ttl_seconds", "max_bytes", "disk_directory", "disk_max_bytes", "fallback_ttl_seconds", "tracks_ttl_seconds"]
+        let keys: Set<String> = ["master_ttl_seconds", "subtitle_ttl_seconds", "max_bytes", "disk_directory", "disk_max_bytes", "fallback_ttl_seconds", "tracks_ttl_seconds", "tracks_stale_seconds"]
         guard let members = reader.object(value, at: path, keys: keys) else { return cache }
         diskCache(members, at: path, into: &cache, in: &reader)
-        let ttls = [("master_ttl_seconds", \ProxyConfig.CacheSettings.masterTTL), ("subtitle_ttl_seconds", \.subtitleTTL), ("fallback_ttl_seconds", \.fallbackTTL), ("tracks_ttl_seconds", \.tracksTTL)]
+        let ttls = [("master_ttl_seconds", \ProxyConfig.CacheSettings.masterTTL), ("subtitle_ttl_seconds", \.subtitleTTL), ("fallback_ttl_seconds", \.fallbackTTL), ("tracks_ttl_seconds", \.tracksTTL), ("tracks_stale_seconds", \.tracksStale)]
         for (key, field) in ttls {
             guard let seconds = reader.number(members[key], at: path.key(key)) else { continue }
             if seconds >= 0 { cache[keyPath: field] = seconds } else { reader.report(path.key(key), "must be 0 or more, got \(ConfigReader.formatted(seconds))") }

@@ -8,6 +8,7 @@ enum LimitsDecoder {
             ("max_playlist_bytes", \.maxPlaylistBytes), ("max_subtitle_bytes", \.maxSubtitleBytes),
             ("max_proxy_body_bytes", \.maxProxyBodyBytes), ("max_connections", \.maxConnections),
             ("max_subtitle_cues", \.maxSubtitleCues), ("max_tracks_response_bytes", \.maxTracksResponseBytes),
+            ("max_tracks_cache_entries", \.maxTracksCacheEntries),
         ]
         guard let members = reader.object(value, at: path, keys: Set(fields.map(\.0) + ["max_origin_exchanges"])) else { return limits }
         for (key, field) in fields {

@@ -91,6 +91,9 @@ extension ProxyConfig {
         /// Largest answer read from a subtitle set's `tracks_url` (`max_tracks_response_bytes`); a larger
         /// one fails as `too_large` and the master gets no backend tracks.
         public var maxTracksResponseBytes: Int = 1 << 20
+        /// `tracks_url` answers kept at most (`max_tracks_cache_entries`), and as many source host
+        /// verdicts; past it the least recently used are forgotten.
+        public var maxTracksCacheEntries: Int = 10_000
 
         /// Makes limits; the defaults are the JSON defaults.
         public init(
@@ -144,6 +147,9 @@ extension ProxyConfig {
         /// Seconds a request's resolved tracks' answers are kept (`tracks_ttl_seconds`): optional tracks'
         /// source probes, and `tracks_url` answers per URL and header set (a failed answer is kept `fallbackTTL`).
         public var tracksTTL: Double = 60
+        /// Seconds past `tracksTTL` a `tracks_url` answer with tracks is still served while refreshing it
+        /// fails (`tracks_stale_seconds`, RFC 5861 §4 stale-if-error); a 404 or 410 replaces it at once.
+        public var tracksStale: Double = 3600
 
         /// Makes cache settings; the defaults are the JSON defaults.
         public init(

@@ -24,6 +24,7 @@ public final class ProxyMetrics: Sendable {
         var subtitleCuesCapped = 0
         var tracksBackendFailures: [String: Int] = [:] // by reason
         var tracksBackendSuccesses = 0
+        var tracksBackendStale: [String: Int] = [:]  // by the failure's reason
         var signedRefusals: [String: Int] = [:]      // by reason
     }
 
@@ -83,6 +84,16 @@ public final class ProxyMetrics: Sendable {
     /// Counts a `tracks_url` fetch that gave no tracks, by reason (`timeout`, `status`, `not_json`, ...).
     func recordTracksBackendFailure(reason: String) {
         state.withLock { $0.tracksBackendFailures[reason, default: 0] += 1 }
+    }
+
+    /// Counts a failed `tracks_url` refresh whose last good answer was served instead, by the failure's reason.
+    func recordTracksBackendStale(reason: String) {
+        state.withLock { $0.tracksBackendStale[reason, default: 0] += 1 }
+    }
+
+    /// `tracks_url` refreshes that failed for `reason` and were answered from the last good answer (for tests).
+    func tracksBackendStaleServed(reason: String) -> Int {
+        state.withLock { $0.tracksBackendStale[reason] ?? 0 }
     }
 
     /// Counts a `tracks_url` fetch whose answer was read (some tracks may still have been dropped).
@@ -165,6 +176,7 @@ public final class ProxyMetrics: Sendable {
         out += "# TYPE hls_proxy_tracks_backend_fetches_total counter\n"
         out += "hls_proxy_tracks_backend_fetches_total \(snapshot.tracksBackendSuccesses)\n"
         out += Self.reasonCounter("hls_proxy_tracks_backend_failures_total", help: "Fetches from a subtitle set's tracks_url that gave no tracks, by reason.", counts: snapshot.tracksBackendFailures)
+        out += Self.reasonCounter("hls_proxy_tracks_backend_stale_served_total", help: "Failed tracks_url refreshes answered with the last good answer (stale-if-error), by the failure's reason.", counts: snapshot.tracksBackendStale)
         out += Self.reasonCounter("hls_proxy_signed_refusals_total", help: "Signed playback URLs refused with 403, by reason.", counts: snapshot.signedRefusals)
         out += "# HELP hls_proxy_config_reloads_total Configuration reloads (SIGHUP), by result.\n"
         out += "# TYPE hls_proxy_config_reloads_total counter\n"

@@ -52,12 +52,17 @@ struct OriginFetcher: Sendable {
         let headerMount = untrustedSource && !(mount.map { Self.isUnderBase(url, of: $0) } ?? false) ? nil : mount
         var originRequest = makeOriginRequest(url, method: method, mount: headerMount, request: request, maxBodyBytes: maxBytes)
         originRequest.everyHopHeaders = extraHeaders
+        if untrustedSource, let headerMount {
+            // Redirects too: a hop on the mount's host outside its base path gets none of its fields.
+            originRequest.headersScope = { Self.isUnderBase($0, of: headerMount) }
+        }
         let backendRules = backendSourceHosts.map {
             ProxyConfig.EmbeddedOrigins(allowHosts: config.embedded.allowHosts + $0, allowPrivateNetworks: config.embedded.allowPrivateNetworks)
         }
         // A signed token's source, and every redirect of its fetch: no allowlisted literal opens internal space.
         let signedPolicy = sourceProvenance == .signed ? addressPolicy.ignoringListedAddresses() : nil
-        vetRedirects(&originRequest, embedded: mount == nil || backendRules != nil, rules: backendRules, policy: signedPolicy)
+        vetRedirects(
+            &originRequest, embedded: mount == nil || backendRules != nil, rules: backendRules, policy: signedPolicy, mountBaseOnly: untrustedSource)
         if case .directory(let root) = mount?.origin, url.hasPrefix("file:") {
             do {
                 originRequest.fileDirectory = try mountDirectories.directory(root: root)
@@ -123,9 +128,12 @@ struct OriginFetcher: Sendable {
     /// Every redirect hop to a host that is not a mount origin is vetted by address (an origin is not
     /// trusted to send us into the local network) and connects to the addresses vetted; in the
     /// embedded form it must be allowlisted too. `rules` replaces `embedded` for a backend-named source;
-    /// `policy` replaces the address policy (a signed token's sources).
+    /// `policy` replaces the address policy (a signed token's sources). `mountBaseOnly` (a token's or a
+    /// backend's source): a hop skips the address check only under a mount's base URL, as the first
+    /// hop does, never merely on a mount's host.
     func vetRedirects(
-        _ originRequest: inout OriginRequest, embedded: Bool, rules: ProxyConfig.EmbeddedOrigins? = nil, policy: OriginAddressPolicy? = nil
+        _ originRequest: inout OriginRequest, embedded: Bool, rules: ProxyConfig.EmbeddedOrigins? = nil, policy: OriginAddressPolicy? = nil,
+        mountBaseOnly: Bool = false
     ) {
         let allowHosts = (rules ?? config.embedded).allowHosts
         let policy = policy ?? rules.map { OriginAddressPolicy($0, resolver: resolver) } ?? addressPolicy
@@ -139,7 +147,11 @@ struct OriginFetcher: Sendable {
             return !embedded || allowHosts.contains(where: { $0.matches(host) })
         }
         originRequest.redirectAddresses = { target in
-            if let origin = OriginURL.connectionOrigin(of: target), mountOrigins.contains(origin) { return .resolvedWhenConnecting }
+            if mountBaseOnly {
+                if isUnderMountBase(target) { return .resolvedWhenConnecting }
+            } else if let origin = OriginURL.connectionOrigin(of: target), mountOrigins.contains(origin) {
+                return .resolvedWhenConnecting
+            }
             guard let host = OriginURL.connectionHost(of: target) else { return .refused }
             // The lookup's thread takes an exchange slot, as the first hop's does: none free sheds the
             // request (503). Any other failure (no address, a refused one, no lookup thread) refuses

@@ -16,6 +16,9 @@ public struct OriginRequest: Sendable {
     public var headers: HTTPHeaders = [:]
     /// The URL whose origin (RFC 6454 §4: scheme, host, port) `headers` are for; nil: the origin of `url`.
     public var headersOrigin: String?
+    /// Which hops on `headersOrigin` carry `headers`, by their URL; nil: every one. Set for a source the
+    /// operator did not name (a token's, a backend's): only under its mount's base URL is it that mount's.
+    public var headersScope: (@Sendable (String) -> Bool)?
     /// Fields that carry nothing private (Range, If-Range), sent on every hop.
     public var everyHopHeaders: HTTPHeaders = [:]
     /// The largest body accepted, after decoding.
@@ -60,7 +63,7 @@ public struct OriginRequest: Sendable {
     /// `headersOrigin`. Rebuilt for every hop, so nothing meant for one origin reaches another.
     func headers(forHop hop: OriginURL) -> HTTPHeaders {
         let home = OriginURL(parsing: headersOrigin ?? url)
-        guard home.isSameOrigin(as: hop) else { return everyHopHeaders }
+        guard home.isSameOrigin(as: hop), headersScope?(hop.string) ?? true else { return everyHopHeaders }
         var fields = everyHopHeaders
         fields.append(contentsOf: headers)
         return fields

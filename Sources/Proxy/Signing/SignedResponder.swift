@@ -15,6 +15,8 @@ struct SignedResponder: Sendable {
     let masters: MasterResponder?
     let subtitles: SubtitleResponder?
     let config: ProxyConfig
+    /// Tokens already verified, so each is MAC-checked and decoded once (its expiry still every time).
+    let verifiedTokens: VerifiedTokenCache
 
     init(config: ProxyConfig, router: RequestRouter, metrics: ProxyMetrics, logger: ProxyLogger,
          masters: MasterResponder? = nil, subtitles: SubtitleResponder? = nil,
@@ -28,6 +30,7 @@ struct SignedResponder: Sendable {
         self.masters = masters
         self.subtitles = subtitles
         self.config = config
+        self.verifiedTokens = VerifiedTokenCache()
     }
 
     /// A verified request: the token, its master's target and, for a subtitle URL, its track.
@@ -48,13 +51,19 @@ struct SignedResponder: Sendable {
         let set = SignedPlayback.subtitleSet(for: verified.master, config: config)
         switch url.resource {
         case .master:
+            let token = url.token
+            let qualifier = SignedPlayback.cacheQualifier(token: token, query: url.query)
+            // As the plain master path does: a cached rewrite spares the optional tracks' probes; a miss
+            // is counted once, by the check in the serve below.
+            if let cached = masters.cachedMaster(verified.master, cacheQualifier: qualifier, request: request, countingMiss: false) {
+                return cached
+            }
             let listed = SignedPlayback.listedTracks(verified.token, query: url.query)
             let present = try await masters.resolver.droppingAbsentOptionalTracks(listed, set: set, master: verified.master, request: request)
-            let token = url.token
             return try await masters.serve(
                 verified.master, set: set, tracks: ResolvedTracks(tracks: present),
                 subtitleURI: { SignedURL.path(token: token, resource: .subtitle(trackID: $0.id, .playlist)) },
-                cacheQualifier: SignedPlayback.cacheQualifier(token: token, query: url.query), request: request, answeredElsewhere: true)
+                cacheQualifier: qualifier, request: request, answeredElsewhere: true)
         case .subtitle(_, let resource):
             guard let track = verified.track else { throw ProxyError.notFound("the signed token has no such track") }
             return try await subtitles.serve(resource, set: set, track: track, master: verified.master, request: request)
@@ -82,12 +91,16 @@ struct SignedResponder: Sendable {
     /// The token checked for this URL: strictly before its expiry for the master, until expiry plus
     /// `signing.grace_seconds` for its subtitles (a film started before expiry plays to its end); then
     /// its subtitle URLs must fit a request line and its master must be a path this proxy serves.
+    /// All but the expiry is worked out once per token (`verifiedTokens`); the expiry every time.
     func verification(_ url: SignedURL) -> Result<Verified, SignedTokenRefusal> {
         let isMaster = url.resource == .master
-        return verifier.verify(url.token, now: clock(), graceSeconds: isMaster ? 0 : graceSeconds).flatMap {
-            token -> Result<Verified, SignedTokenRefusal> in
-            if let tooLong = SignedPlayback.subtitleURLsFit(token: url.token, tracks: token.tracks) { return .failure(tooLong) }
-            return SignedPlayback.masterTarget(token.master, router: router).map { Verified(token: token, master: $0, track: nil) }
+        return verifiedTokens.verified(url.token) {
+            verifier.authenticate(url.token).flatMap { token -> Result<Verified, SignedTokenRefusal> in
+                if let tooLong = SignedPlayback.subtitleURLsFit(token: url.token, tracks: token.tracks) { return .failure(tooLong) }
+                return SignedPlayback.masterTarget(token.master, router: router).map { Verified(token: token, master: $0, track: nil) }
+            }
+        }.flatMap { verified in
+            SignedTokenVerifier.checkExpiry(verified.token, now: clock(), graceSeconds: isMaster ? 0 : graceSeconds).map { verified }
         }
     }
 }

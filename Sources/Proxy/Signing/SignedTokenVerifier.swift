@@ -17,6 +17,22 @@ struct SignedTokenVerifier: Sendable {
     /// The token's contents, or why it is refused. `graceSeconds` is how long past its expiry it is still
     /// accepted: 0 for the master request, `signing.grace_seconds` for the subtitle URLs derived from it.
     func verify(_ token: String, now: Int64, graceSeconds: Int64) -> Result<SignedToken, SignedTokenRefusal> {
+        authenticate(token).flatMap { token in Self.checkExpiry(token, now: now, graceSeconds: graceSeconds).map { token } }
+    }
+
+    /// Whether `token` is still accepted at `now`, `graceSeconds` past its expiry; checked on every
+    /// request, including for a token whose MAC was verified before.
+    static func checkExpiry(_ token: SignedToken, now: Int64, graceSeconds: Int64) -> Result<Void, SignedTokenRefusal> {
+        // Unix seconds; the sum is checked, as `exp` is the signer's to choose.
+        let (deadline, overflow) = token.expiry.addingReportingOverflow(max(0, graceSeconds))
+        guard overflow || now < deadline else {
+            return .failure(SignedTokenRefusal(.expired, graceSeconds > 0 ? "expired, and past its grace period" : "expired"))
+        }
+        return .success(())
+    }
+
+    /// The token's contents once its shape, key id and MAC check out, its expiry not yet looked at.
+    func authenticate(_ token: String) -> Result<SignedToken, SignedTokenRefusal> {
         guard !keys.isEmpty else { return .failure(SignedTokenRefusal(.notConfigured, "signing is not configured")) }
         let bytes = Array(token.utf8)
         guard bytes.count <= Self.maximumTokenBytes else {
@@ -45,13 +61,6 @@ struct SignedTokenVerifier: Sendable {
         guard let payload = Base64URL.decode(Substring(payloadText)) else {
             return .failure(SignedTokenRefusal(.malformed, "malformed token: the payload is not base64url"))
         }
-        return SignedPayloadDecoder.token(payload, keyID: keyID).flatMap { token in
-            // Unix seconds; the sum is checked, as `exp` is the signer's to choose.
-            let (deadline, overflow) = token.expiry.addingReportingOverflow(max(0, graceSeconds))
-            guard overflow || now < deadline else {
-                return .failure(SignedTokenRefusal(.expired, graceSeconds > 0 ? "expired, and past its grace period" : "expired"))
-            }
-            return .success(token)
-        }
+        return SignedPayloadDecoder.token(payload, keyID: keyID)
     }
 }

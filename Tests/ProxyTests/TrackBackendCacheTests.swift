@@ -1,0 +1,175 @@
+import HTTPClient
+@testable import Proxy
+import TestSupport
+import Testing
+
+/// The backend cache's bounds and its stale-if-error answers: at most `limits.max_tracks_cache_entries`
+/// answers, least recently used forgotten first, and the last good answer served for up to
+/// `cache.tracks_stale_seconds` past its TTL while the backend fails, but never over a 404.
+@Suite(.timeLimit(.minutes(1))) struct TrackBackendCacheTests {
+    typealias Fixture = TrackBackendTests.Fixture
+
+    // MARK: The table
+
+    @Test func theTableForgetsItsLeastRecentlyUsedEntryPastItsCapacity() {
+        var table = RecentlyUsedTable<String, Int>(capacity: 3)
+        for (index, key) in ["a", "b", "c"].enumerated() { table.set(index, for: key) }
+        #expect(table.value(for: "a") == 0)
+        // "b" is now the least recently used.
+        #expect(table.set(3, for: "d") == "b")
+        #expect(table.count == 3)
+        #expect(table.peek("b") == nil)
+        #expect(table.keysByRecentUse == ["d", "a", "c"])
+    }
+
+    @Test func replacingOrRemovingAnEntryKeepsTheOrderConsistent() {
+        var table = RecentlyUsedTable<String, Int>(capacity: 2)
+        table.set(1, for: "a")
+        table.set(2, for: "b")
+        #expect(table.set(10, for: "a") == nil)
+        #expect(table.keysByRecentUse == ["a", "b"])
+        table.remove("a")
+        #expect(table.keysByRecentUse == ["b"])
+        table.set(3, for: "c")
+        table.set(4, for: "d")
+        #expect(table.keysByRecentUse == ["d", "c"])
+        #expect(table.peek("a") == nil && table.peek("b") == nil)
+    }
+
+    @Test func aThousandRandomOperationsAgreeWithASimpleModel() {
+        var generator = SeededGenerator(seed: 17)
+        var table = RecentlyUsedTable<Int, Int>(capacity: 8)
+        var model: [(key: Int, value: Int)] = []  // most recent first
+        for step in 0..<1000 {
+            let key = Int.random(in: 0..<20, using: &generator)
+            switch Int.random(in: 0..<3, using: &generator) {
+            case 0:
+                table.set(step, for: key)
+                model.removeAll { $0.key == key }
+                model.insert((key, step), at: 0)
+                if model.count > 8 { model.removeLast() }
+            case 1:
+                let found = table.value(for: key)
+                if let index = model.firstIndex(where: { $0.key == key }) {
+                    #expect(found == model[index].value)
+                    model.insert(model.remove(at: index), at: 0)
+                } else {
+                    #expect(found == nil)
+                }
+            default:
+                table.remove(key)
+                model.removeAll { $0.key == key }
+            }
+            #expect(table.keysByRecentUse == model.map(\.key))
+        }
+    }
+
+    // MARK: The entry cap
+
+    @Test func moreAssetsThanTheCapKeepTheCacheAtTheCapAndTheMostRecentCached() async throws {
+        let body = Array(#"{"tracks": [\#(TrackBackendTests.english)]}"#.utf8)
+        let origin = try TestOrigin(routes: Dictionary(uniqueKeysWithValues: (0..<12).map { ("/api/\($0)", TestOrigin.Behaviour.raw(
+            TestOrigin.response(status: 200, headers: [("Content-Type", "application/json")], body: body))) }))
+        defer { origin.stop() }
+        let fixture = try Fixture(tracksURL: origin.url("/api/0"), limits: #"{"max_tracks_cache_entries": 4}"#)
+        for asset in 0..<12 {
+            _ = await fixture.backend.tracks(url: origin.url("/api/\(asset)"), set: fixture.set, masterURL: "http://127.0.0.1:9/vod/a/master.m3u8")
+            #expect(fixture.backend.cache.documentCount <= 4)
+        }
+        #expect(fixture.backend.cache.documentCount == 4)
+        // The four most recent answers are still kept: asking again costs the backend nothing.
+        for asset in 8..<12 {
+            _ = await fixture.backend.tracks(url: origin.url("/api/\(asset)"), set: fixture.set, masterURL: "http://127.0.0.1:9/vod/a/master.m3u8")
+            #expect(origin.requests(path: "/api/\(asset)").count == 1)
+        }
+        // The oldest was forgotten, so it is fetched again.
+        _ = await fixture.backend.tracks(url: origin.url("/api/0"), set: fixture.set, masterURL: "http://127.0.0.1:9/vod/a/master.m3u8")
+        #expect(origin.requests(path: "/api/0").count == 2)
+    }
+
+    // MARK: Stale-if-error
+
+    /// A backend at `/api/a` that answers the good document until `failing` says otherwise.
+    static func switchable(_ failing: LockedBox<[UInt8]?>) throws -> TestOrigin {
+        let good = TestOrigin.response(
+            status: 200, headers: [("Content-Type", "application/json")], body: Array(#"{"tracks": [\#(TrackBackendTests.english)]}"#.utf8))
+        return try TestOrigin(routes: ["/api/a": .computed { failing.withLock { $0 } ?? good }])
+    }
+
+    static let failures: [(reason: String, answer: [UInt8])] = [
+        ("status", TestOrigin.response(status: 503, body: Array("down\n".utf8))),
+        ("not_json", TestOrigin.response(status: 200, headers: [("Content-Type", "application/json")], body: Array("<html>".utf8))),
+    ]
+
+    @Test(arguments: [0, 1])
+    func pastTheTTLAFailingBackendIsAnsweredWithTheLastGoodAnswerOneWarnLineAndTheMetric(failure: Int) async throws {
+        let failing = LockedBox<[UInt8]?>(nil)
+        let origin = try Self.switchable(failing)
+        defer { origin.stop() }
+        let fixture = try Fixture(tracksURL: origin.url("/api/a"), cache: #"{"tracks_ttl_seconds": 0, "fallback_ttl_seconds": 60}"#)
+        #expect(TrackBackendTests.tracks(await fixture.tracks()).map(\.id) == ["en"])
+        failing.withLock { $0 = Self.failures[failure].answer }
+        for _ in 0..<3 { #expect(TrackBackendTests.tracks(await fixture.tracks()).map(\.id) == ["en"]) }
+        // The failed refresh is kept for fallback_ttl_seconds: asked once, logged once, counted once.
+        #expect(origin.requests(path: "/api/a").count == 2)
+        let warnings = fixture.warnings.withLock { $0 }.filter { $0.contains("tracks backend failed") }
+        #expect(warnings.count == 1)
+        #expect(warnings.first?.contains("last good answer is served") == true)
+        #expect(fixture.metrics.tracksBackendStaleServed(reason: Self.failures[failure].reason) == 1)
+        #expect(fixture.metrics.tracksBackendFetches(failedFor: Self.failures[failure].reason) == 1)
+    }
+
+    @Test func aBackendThatIsUnreachablePastTheTTLIsAnsweredWithTheLastGoodAnswer() async throws {
+        let origin = try Self.switchable(LockedBox(nil))
+        let fixture = try Fixture(tracksURL: origin.url("/api/a"), cache: #"{"tracks_ttl_seconds": 0}"#)
+        #expect(TrackBackendTests.tracks(await fixture.tracks()).map(\.id) == ["en"])
+        origin.stop()
+        #expect(TrackBackendTests.tracks(await fixture.tracks()).map(\.id) == ["en"])
+        #expect(fixture.metrics.tracksBackendStaleServed(reason: "unreachable") == 1)
+    }
+
+    @Test func aBackend404ForTheAssetReplacesTheCachedAnswer() async throws {
+        let failing = LockedBox<[UInt8]?>(nil)
+        let origin = try Self.switchable(failing)
+        defer { origin.stop() }
+        let fixture = try Fixture(tracksURL: origin.url("/api/a"), cache: #"{"tracks_ttl_seconds": 0}"#)
+        #expect(TrackBackendTests.tracks(await fixture.tracks()).map(\.id) == ["en"])
+        failing.withLock { $0 = TestOrigin.response(status: 404, body: Array("no such asset\n".utf8)) }
+        #expect(TrackBackendTests.reason(await fixture.tracks()) == "status: backend answered 404")
+        #expect(fixture.metrics.tracksBackendStaleServed(reason: "status") == 0)
+        #expect(fixture.warnings.withLock { $0 }.contains { $0.contains("the master gets no tracks from it") })
+    }
+
+    @Test func pastTheStaleBoundAFailingBackendGivesNoTracksAsBefore() async throws {
+        let failing = LockedBox<[UInt8]?>(nil)
+        let origin = try Self.switchable(failing)
+        defer { origin.stop() }
+        let fixture = try Fixture(tracksURL: origin.url("/api/a"), cache: #"{"tracks_ttl_seconds": 0, "tracks_stale_seconds": 0, "fallback_ttl_seconds": 0}"#)
+        #expect(TrackBackendTests.tracks(await fixture.tracks()).map(\.id) == ["en"])
+        failing.withLock { $0 = TestOrigin.response(status: 500, body: Array("down\n".utf8)) }
+        #expect(TrackBackendTests.reason(await fixture.tracks()) == "status: backend answered 500")
+        #expect(fixture.metrics.tracksBackendStaleServed(reason: "status") == 0)
+    }
+
+    // MARK: Config
+
+    @Test func theStaleBoundAndTheEntryCapHaveTheirDefaultsAndAreRead() throws {
+        let defaults = try ConfigTestSupport.decode("{}")
+        #expect(defaults.cache.tracksStale == 3600)
+        #expect(defaults.limits.maxTracksCacheEntries == 10_000)
+        let config = try ConfigTestSupport.decode(#"{"cache": {"tracks_stale_seconds": 90}, "limits": {"max_tracks_cache_entries": 50}}"#)
+        #expect(config.cache.tracksStale == 90)
+        #expect(config.limits.maxTracksCacheEntries == 50)
+    }
+
+    @Test(arguments: [
+        (#"{"cache": {"tracks_stale_seconds": -1}}"#, "cache.tracks_stale_seconds: must be 0 or more, got -1"),
+        (#"{"cache": {"tracks_stale_seconds": "1h"}}"#, "cache.tracks_stale_seconds:"),
+        (#"{"limits": {"max_tracks_cache_entries": 0}}"#, "limits.max_tracks_cache_entries: must be greater than 0, got 0"),
+        (#"{"limits": {"max_tracks_cache_entries": 1.5}}"#, "limits.max_tracks_cache_entries:"),
+    ])
+    func aBadStaleBoundOrEntryCapIsReportedByFieldPath(json: String, expected: String) {
+        let problems = ConfigTestSupport.problems(json)
+        #expect(problems.contains { $0.hasPrefix(expected) }, "\(problems)")
+    }
+}
