@@ -23,7 +23,7 @@ import TestSupport
 
     /// Answers taken on the loop thread so far.
     static func immediateAnswers(_ proxy: ProxyHarness) -> Int {
-        proxy.service.handler.subtitles.immediateAnswers.value
+        proxy.service.handler.responders.subtitles.immediateAnswers.value
     }
 
     /// Every field but Date, in order, with the status line and body: what must not differ between the paths.
