@@ -6,8 +6,11 @@ extension TrackResolver {
     /// set's static tracks are listed instead (README "Tracks from the app's backend": failure never
     /// breaks playback). TrackBackend logs and counts its own failures, once per fetch.
     /// The backend is asked about an asset only once its origin master answered 2xx: a request for a
-    /// missing asset gets the origin's own error and costs the backend nothing.
-    func backendTracks(_ set: SubtitleSet, master: OriginTarget, request: HTTPRequest) async throws -> [TrackConfig]? {
+    /// missing asset gets the origin's own error and costs the backend nothing. `masterInHand` skips that
+    /// check when the caller already holds the master's bytes (the offline `rewrite` command).
+    func backendTracks(
+        _ set: SubtitleSet, master: OriginTarget, request: HTTPRequest, masterInHand: Bool = false
+    ) async throws -> [TrackConfig]? {
         guard let template = set.tracksURL else { return nil }
         // Config validation makes every pattern of the set define the URL's captures; a URL that still
         // misses one is never sent half-filled.
@@ -17,7 +20,7 @@ extension TrackResolver {
             ])
             return nil
         }
-        if backend.wouldAsk(url: url, set: set) {
+        if !masterInHand, backend.wouldAsk(url: url, set: set) {
             // Through the playlist cache, so the master's own fetch that follows is a memory hit.
             let (fetched, _) = try await fetcher.cachedPlaylist(master.url, kind: "master", for: master, request: request)
             guard (200..<300).contains(fetched.status) else {

@@ -23,12 +23,15 @@ struct TrackResolver: Sendable {
     }
 
     /// The set's tracks for one master request: captures substituted, optional tracks whose source is
-    /// absent dropped, the player's choices applied.
-    func resolve(_ set: SubtitleSet, master: OriginTarget, request: HTTPRequest) async throws -> ResolvedTracks {
+    /// absent dropped, the player's choices applied. `masterInHand`: the caller holds the master's bytes,
+    /// so the backend need not wait for the origin to show it exists.
+    func resolve(
+        _ set: SubtitleSet, master: OriginTarget, request: HTTPRequest, masterInHand: Bool = false
+    ) async throws -> ResolvedTracks {
         // Dynamic tracks: the backend's answer replaces `set.tracks`. Its tracks are literal (no capture
         // substitution: the request path must not fill in what a backend wrote); probes and choices apply.
         // A failed backend leaves the set's static tracks, possibly none.
-        let backendTracks = try await backendTracks(set, master: master, request: request)
+        let backendTracks = try await backendTracks(set, master: master, request: request, masterInHand: masterInHand)
         let tracks = backendTracks ?? set.tracks
         let substituted = backendTracks ?? substitutingCaptures(in: tracks, set: set, master: master)
         let present = try await droppingAbsentOptionalTracks(substituted, set: set, master: master, request: request)

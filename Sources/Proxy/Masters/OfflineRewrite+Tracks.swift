@@ -16,7 +16,11 @@ extension OfflineRewrite {
         let (rawPath, query) = splitTarget(master.proxyTarget)
         let request = HTTPRequest(method: .get, target: master.proxyTarget, path: master.proxyPath, rawPath: rawPath, query: query)
         do {
-            if network { return try await resolver.resolve(set, master: master, request: request) }
+            if network {
+                // The master's bytes are the command's input, so the backend is asked without the
+                // origin's master being fetched first.
+                return try await resolver.resolve(set, master: master, request: request, masterInHand: true)
+            }
             if set.tracksURL != nil {
                 logger.log(.warn, "tracks_url not asked offline: the set's static tracks are listed, as when the backend fails (--network asks it)", [
                     ("set", set.name),
