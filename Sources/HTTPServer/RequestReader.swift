@@ -145,7 +145,7 @@ final class RequestReader {
                     // (a Result payload was copied, retaining every string in the request once more).
                     let requestHead: RequestHead
                     do {
-                        requestHead = try RequestParser.parse(UnsafeBufferPointer(rebasing: head[0..<length]), limits: limits, reusing: consume spare)
+                        requestHead = try RequestParser.parse(UnsafeBufferPointer(rebasing: head[0..<length]).span, limits: limits, reusing: consume spare)
                     } catch {
                         sender.respondWithError(connection, error, head: UnsafeBufferPointer(rebasing: head[0..<length]))
                         return bytes.count
