@@ -52,7 +52,7 @@ enum RequestParser {
                 complete = true
                 break
             }
-            switch line.withUnsafeBufferPointer({ fields.add($0[...], to: &headers) }) {
+            switch fields.add(line, to: &headers) {
             case .success: continue
             case .failure(let error): throw error
             }
