@@ -96,6 +96,10 @@ final class HTTPClientBodyChannel: Sendable {
         waiter?.resume(returning: .failure(.cancelled))
     }
 
+    /// Whether the exchange thread waits for the consumer to make room: it reads nothing more from
+    /// the socket until then, so the origin is held back by TCP flow control.
+    var isProducerWaiting: Bool { state.withLock { $0.producerWaiting } }
+
     /// Pops the oldest piece; true when the producer waits for space that is now there.
     private static func take(_ state: inout State, limit: Int) -> ([UInt8], Bool)? {
         guard state.first < state.pieces.count else { return nil }
