@@ -11,6 +11,7 @@ struct TLSLibrary: Sendable {
     typealias ContextControl = @convention(c) (OpaquePointer?, Int32, Int, UnsafeMutableRawPointer?) -> Int
     typealias ContextSetOptions = @convention(c) (OpaquePointer?, UInt64) -> UInt64
     typealias ContextSetVerify = @convention(c) (OpaquePointer?, Int32, OpaquePointer?) -> Void
+    typealias ContextGetVerifyMode = @convention(c) (OpaquePointer?) -> Int32
     typealias ContextDefaultPaths = @convention(c) (OpaquePointer?) -> Int32
     typealias ContextLoadLocations = @convention(c) (OpaquePointer?, UnsafePointer<CChar>?, UnsafePointer<CChar>?) -> Int32
     typealias SessionNew = @convention(c) (OpaquePointer?) -> OpaquePointer?
@@ -38,6 +39,7 @@ struct TLSLibrary: Sendable {
     let contextControl: ContextControl
     let contextSetOptions: ContextSetOptions
     let contextSetVerify: ContextSetVerify
+    let contextGetVerifyMode: ContextGetVerifyMode
     let contextDefaultPaths: ContextDefaultPaths
     let contextLoadLocations: ContextLoadLocations
     let sessionNew: SessionNew
@@ -104,6 +106,7 @@ struct TLSLibrary: Sendable {
         contextControl = try find("SSL_CTX_ctrl")
         contextSetOptions = try find("SSL_CTX_set_options")
         contextSetVerify = try find("SSL_CTX_set_verify")
+        contextGetVerifyMode = try find("SSL_CTX_get_verify_mode")
         contextDefaultPaths = try find("SSL_CTX_set_default_verify_paths")
         contextLoadLocations = try find("SSL_CTX_load_verify_locations")
         sessionNew = try find("SSL_new")
