@@ -83,7 +83,7 @@ extension HTTPClient {
         }
         if length == 0 {
             // Nothing for the consumer to read: the connection is free before anyone waits for it.
-            exchange.release()
+            HTTPClientExchange.release(exchange)
             body.finish(nil)
             deliver()
             return

@@ -62,8 +62,8 @@ public struct HTTPClient: Sendable {
             exchange.connection.close()
             throw error
         }
-        exchange.release()
         let responseHead = exchange.head
+        HTTPClientExchange.release(exchange)
         return HTTPClientResponse(
             version: responseHead.version,
             status: responseHead.status,

@@ -90,11 +90,15 @@ final class HTTPClientBodyChannel: Sendable {
             }
             return (state.consumer, state.finishedConnection)
         }
-        finished?.connection.close()
+        finished?.close()
         cancellation.fire()
         space.signal()
         waiter?.resume(returning: .failure(.cancelled))
     }
+
+    /// Whether the exchange thread waits for the consumer to make room: it reads nothing more from
+    /// the socket until then, so the origin is held back by TCP flow control.
+    var isProducerWaiting: Bool { state.withLock { $0.producerWaiting } }
 
     /// Pops the oldest piece; true when the producer waits for space that is now there.
     private static func take(_ state: inout State, limit: Int) -> ([UInt8], Bool)? {
@@ -160,7 +164,7 @@ final class HTTPClientBodyChannel: Sendable {
     /// Ends a complete body whose connection may carry another request: it goes to `pool` once the
     /// consumer has read to the end (at once if the consumer already waits there), and is closed if
     /// the stream is cancelled or dropped first.
-    func finish(keeping connection: HTTPClientConnection, in pool: HTTPConnectionPool, for endpoint: HTTPConnectionEndpoint) {
+    func finish(keeping connection: sending HTTPClientConnection, in pool: HTTPConnectionPool, for endpoint: HTTPConnectionEndpoint) {
         let finished = FinishedConnection(connection: connection, pool: pool, endpoint: endpoint)
         let (waiter, closing) = state.withLock { state -> (CheckedContinuation<Result<[UInt8]?, HTTPClientError>, Never>?, Bool) in
             guard state.end == nil, !state.cancelled else { return (nil, true) }
@@ -173,7 +177,7 @@ final class HTTPClientBodyChannel: Sendable {
             return (nil, false)
         }
         if closing {
-            connection.close()
+            finished.close()
         } else if let waiter {
             finished.keep()
             waiter.resume(returning: .success(nil))
@@ -182,13 +186,23 @@ final class HTTPClientBodyChannel: Sendable {
 }
 
 /// A connection whose response was read to the end, on its way back to a pool.
-struct FinishedConnection: @unchecked Sendable {
-    // @unchecked: the exchange thread is done with the connection before handing it over under the
-    // channel's lock; only the one side that takes it out of the channel touches it after.
-    let connection: HTTPClientConnection
+struct FinishedConnection: Sendable {
+    let handoff: ConnectionHandoff
     let pool: HTTPConnectionPool
     let endpoint: HTTPConnectionEndpoint
 
+    init(connection: sending HTTPClientConnection, pool: HTTPConnectionPool, endpoint: HTTPConnectionEndpoint) {
+        handoff = ConnectionHandoff(connection)
+        self.pool = pool
+        self.endpoint = endpoint
+    }
+
     /// Returns the connection to its pool.
-    func keep() { pool.keep(connection, for: endpoint) }
+    func keep() {
+        guard let connection = handoff.take() else { return }
+        pool.keep(connection, for: endpoint)
+    }
+
+    /// Closes the connection instead (the body was abandoned).
+    func close() { handoff.take()?.close() }
 }

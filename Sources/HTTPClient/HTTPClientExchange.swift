@@ -79,12 +79,13 @@ struct HTTPClientExchange<Source: HTTPByteSource> {
         framing.endsBeforeClose && head.allowsReuse && reader.buffered == 0 && !reader.reachedEnd
     }
 
-    /// After the whole body was read: the connection goes back to the pool when it may, else it is closed.
-    func release() {
-        if let pool, isReusable {
-            pool.keep(connection, for: endpoint)
+    /// After the whole body was read: the connection goes back to the pool when it may, else it is
+    /// closed. The exchange is given up (`sending`): its connection may serve another thread next.
+    static func release(_ exchange: sending HTTPClientExchange) {
+        if let pool = exchange.pool, exchange.isReusable {
+            pool.keep(exchange.connection, for: exchange.endpoint)
         } else {
-            connection.close()
+            exchange.connection.close()
         }
     }
 }

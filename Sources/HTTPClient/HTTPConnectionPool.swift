@@ -39,12 +39,12 @@ public final class HTTPConnectionPool: Sendable {
             state.count = 0
             return all
         }
-        for entry in closing { entry.connection.close() }
+        for entry in closing { entry.handoff.take()?.close() }
     }
 
     /// The newest idle connection for `endpoint` that is not past its idle timeout, or nil. Expired
     /// connections met on the way are closed. The caller still checks the socket before use.
-    func takeIdle(for endpoint: HTTPConnectionEndpoint) -> HTTPClientConnection? {
+    func takeIdle(for endpoint: HTTPConnectionEndpoint) -> sending HTTPClientConnection? {
         let now = MonotonicTime.now()
         let (found, expired) = state.withLock { state -> (IdleConnection?, [IdleConnection]) in
             let expired = state.removeExpired(before: now - idleTimeout)
@@ -53,15 +53,15 @@ public final class HTTPConnectionPool: Sendable {
             state.count -= 1
             return (newest, expired)
         }
-        for entry in expired { entry.connection.close() }
-        return found?.connection
+        for entry in expired { entry.handoff.take()?.close() }
+        return found?.handoff.take()
     }
 
     /// Keeps `connection` for the next exchange with `endpoint`, making room by closing the oldest idle
     /// connection of that endpoint (or of any, at the total bound). Closes it at once when nothing may be kept.
-    func keep(_ connection: HTTPClientConnection, for endpoint: HTTPConnectionEndpoint) {
+    func keep(_ connection: sending HTTPClientConnection, for endpoint: HTTPConnectionEndpoint) {
         let now = MonotonicTime.now()
-        let entry = IdleConnection(connection: connection, since: now)
+        let entry = IdleConnection(handoff: ConnectionHandoff(connection), since: now)
         let closing = state.withLock { state -> [IdleConnection] in
             var closing = state.removeExpired(before: now - idleTimeout)
             guard maxIdlePerHost > 0, maxIdle > 0 else { return closing + [entry] }
@@ -77,15 +77,13 @@ public final class HTTPConnectionPool: Sendable {
             state.count += 1
             return closing
         }
-        for entry in closing { entry.connection.close() }
+        for entry in closing { entry.handoff.take()?.close() }
     }
 }
 
 /// One idle connection and when it went idle.
-private struct IdleConnection: @unchecked Sendable {
-    // @unchecked: an idle connection is touched by no thread; it moves between exchange threads only
-    // through the pool's lock, which orders the last use before the next.
-    let connection: HTTPClientConnection
+private struct IdleConnection: Sendable {
+    let handoff: ConnectionHandoff
     let since: MonotonicTime
 }
 

@@ -35,7 +35,9 @@ public final class TLSContext: Sendable {
 /// An OpenSSL SSL_CTX, freed with its owner. Shared across exchange threads: OpenSSL allows SSL_new
 /// from any thread on a context that is no longer being configured.
 final class TLSContextHandle: @unchecked Sendable {
-    // @unchecked: `pointer` is configured entirely in init and only read (by SSL_new) afterwards.
+    // @unchecked: an SSL_CTX is C memory (OpaquePointer is not Sendable) whose sharing rule is
+    // OpenSSL's: configured entirely in init, only read (by SSL_new) afterwards. `pointerForSession`
+    // asserts the part that matters, that the shared context still verifies its peers.
     let library: TLSLibrary
     let pointer: OpaquePointer
 
@@ -61,6 +63,12 @@ final class TLSContextHandle: @unchecked Sendable {
                 throw .tlsUnavailable("the CA file \(caFile) could not be loaded: \(reason)")
             }
         }
+    }
+
+    /// The context for SSL_new, checked to be as `init` left it.
+    var pointerForSession: OpaquePointer {
+        assert(library.contextGetVerifyMode(pointer) == TLSLibrary.verifyPeer, "a shared TLS context was reconfigured after init")
+        return pointer
     }
 
     deinit {

@@ -3,9 +3,7 @@ import Glibc
 /// OpenSSL 3 (libssl.so.3 and the libcrypto it pulls in), opened with dlopen the first time an https
 /// exchange needs it: a binary with only http origins never maps it, and no link-time dependency
 /// exists. The functions are looked up once into this table and never change afterwards.
-struct TLSLibrary: @unchecked Sendable {
-    // @unchecked: every stored property is a C function address or the dlopen handle, set once in
-    // `load` before the table is published through a `static let` and never written again.
+struct TLSLibrary: Sendable {
 
     typealias Method = @convention(c) () -> OpaquePointer?
     typealias ContextNew = @convention(c) (OpaquePointer?) -> OpaquePointer?
@@ -13,6 +11,7 @@ struct TLSLibrary: @unchecked Sendable {
     typealias ContextControl = @convention(c) (OpaquePointer?, Int32, Int, UnsafeMutableRawPointer?) -> Int
     typealias ContextSetOptions = @convention(c) (OpaquePointer?, UInt64) -> UInt64
     typealias ContextSetVerify = @convention(c) (OpaquePointer?, Int32, OpaquePointer?) -> Void
+    typealias ContextGetVerifyMode = @convention(c) (OpaquePointer?) -> Int32
     typealias ContextDefaultPaths = @convention(c) (OpaquePointer?) -> Int32
     typealias ContextLoadLocations = @convention(c) (OpaquePointer?, UnsafePointer<CChar>?, UnsafePointer<CChar>?) -> Int32
     typealias SessionNew = @convention(c) (OpaquePointer?) -> OpaquePointer?
@@ -32,14 +31,15 @@ struct TLSLibrary: @unchecked Sendable {
     typealias VerifyErrorString = @convention(c) (Int) -> UnsafePointer<CChar>?
     typealias VersionNumber = @convention(c) () -> UInt
 
-    /// The dlopen handle of libssl, for `symbol(_:as:)`.
-    let handle: UnsafeMutableRawPointer
+    /// The name libssl was opened by, for `symbol(_:as:)` (the handle itself is never closed).
+    let libraryName: String
     let clientMethod: Method
     let contextNew: ContextNew
     let contextFree: ContextFree
     let contextControl: ContextControl
     let contextSetOptions: ContextSetOptions
     let contextSetVerify: ContextSetVerify
+    let contextGetVerifyMode: ContextGetVerifyMode
     let contextDefaultPaths: ContextDefaultPaths
     let contextLoadLocations: ContextLoadLocations
     let sessionNew: SessionNew
@@ -78,7 +78,7 @@ struct TLSLibrary: @unchecked Sendable {
                 continue
             }
             do throws(HTTPClientError) {
-                return try TLSLibrary(handle: handle)
+                return try TLSLibrary(handle: handle, name: name)
             } catch {
                 dlclose(handle)
                 guard case .tlsUnavailable(let why) = error else { throw error }
@@ -88,8 +88,8 @@ struct TLSLibrary: @unchecked Sendable {
         throw .tlsUnavailable("https origins need OpenSSL 3 (libssl.so.3): " + problems.joined(separator: "; "))
     }
 
-    private init(handle: UnsafeMutableRawPointer) throws(HTTPClientError) {
-        self.handle = handle
+    private init(handle: UnsafeMutableRawPointer, name: String) throws(HTTPClientError) {
+        libraryName = name
         func find<Function>(_ name: String) throws(HTTPClientError) -> Function {
             guard let address = dlsym(handle, name) else { throw .tlsUnavailable("no \(name)") }
             return unsafeBitCast(address, to: Function.self)
@@ -106,6 +106,7 @@ struct TLSLibrary: @unchecked Sendable {
         contextControl = try find("SSL_CTX_ctrl")
         contextSetOptions = try find("SSL_CTX_set_options")
         contextSetVerify = try find("SSL_CTX_set_verify")
+        contextGetVerifyMode = try find("SSL_CTX_get_verify_mode")
         contextDefaultPaths = try find("SSL_CTX_set_default_verify_paths")
         contextLoadLocations = try find("SSL_CTX_load_verify_locations")
         sessionNew = try find("SSL_new")
@@ -128,7 +129,10 @@ struct TLSLibrary: @unchecked Sendable {
 
     /// Another function of the loaded library (the test origin's server side), nil when absent.
     func symbol<Function>(_ name: String, as type: Function.Type) -> Function? {
-        dlsym(handle, name).map { unsafeBitCast($0, to: Function.self) }
+        // RTLD_NOLOAD: the library `load` opened (and never closes), found again by its name.
+        guard let handle = dlopen(libraryName, RTLD_NOW | RTLD_LOCAL | RTLD_NOLOAD) else { return nil }
+        defer { dlclose(handle) }
+        return dlsym(handle, name).map { unsafeBitCast($0, to: Function.self) }
     }
 
     /// The oldest queued OpenSSL error as its reason text ("wrong version number"), then clears the

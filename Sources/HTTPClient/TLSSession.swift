@@ -28,7 +28,7 @@ final class TLSSession {
         let library = context.library
         self.library = library
         library.errorClear()
-        guard let session = library.sessionNew(context.pointer) else {
+        guard let session = library.sessionNew(context.pointerForSession) else {
             throw .tlsHandshakeFailed(library.takeErrorReason() ?? "SSL_new failed")
         }
         pointer = session

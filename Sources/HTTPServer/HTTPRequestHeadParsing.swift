@@ -24,7 +24,7 @@ public enum HTTPRequestHeadParsing {
                 return .refused(error.status)
             case .complete(let length):
                 do throws(RequestError) {
-                    let head = try RequestParser.parse(UnsafeBufferPointer(rebasing: buffer[0..<length]), limits: limits)
+                    let head = try RequestParser.parse(bytes.span.extracting(0..<length), limits: limits)
                     return .request(head.request, length: length, contentLength: head.contentLength, keepAlive: head.keepAlive)
                 } catch {
                     return .refused(error.status)

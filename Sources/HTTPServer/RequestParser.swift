@@ -14,16 +14,15 @@ struct RequestHead {
 
 /// Parses one complete request head (as delimited by `HeadScanner`) under RFC 9112's strict rules.
 enum RequestParser {
-    typealias Bytes = UnsafeBufferPointer<UInt8>
-
     /// Parses the head bytes, including the final empty line. The fields go into `spare`, emptied
-    /// first: a list the loop kept from an earlier request, whose memory is then used again.
-    static func parse(_ head: Bytes, limits: RequestLimits, reusing spare: consuming HTTPHeaders = HTTPHeaders()) throws(RequestError) -> RequestHead {
+    /// first: a list the loop kept from an earlier request, whose memory is then used again. Every
+    /// byte is read through the span's checked subscript.
+    static func parse(_ head: Span<UInt8>, limits: RequestLimits, reusing spare: consuming HTTPHeaders = HTTPHeaders()) throws(RequestError) -> RequestHead {
         // RFC 9112 §2.2: a bare CR (one not ending a line) must be rejected (or replaced; we reject).
         // Checked over the whole head first, so it is reported whatever else is wrong.
         var lineCount = 0
         var next = 0
-        while let index = find(0x0D, in: head, from: next) {
+        while let index = ByteSearch.firstIndex(of: 0x0D, in: head, from: next) {
             if index + 1 == head.count || head[index + 1] != 0x0A { throw .badRequest("bare CR in request head") }
             lineCount += 1
             next = index + 2
@@ -36,11 +35,11 @@ enum RequestParser {
         var lineStart = 0
         var complete = false
         next = 0
-        while let index = find(0x0A, in: head, from: next) {
+        while let index = ByteSearch.firstIndex(of: 0x0A, in: head, from: next) {
             next = index + 1
             var end = index
             if end > lineStart, head[end - 1] == 0x0D { end -= 1 }
-            let line = head[lineStart..<end]
+            let line = head.extracting(lineStart..<end)
             lineStart = index + 1
             if start == nil {
                 switch RequestLine.parse(line) {
@@ -60,12 +59,6 @@ enum RequestParser {
         }
         guard let start, complete else { throw .badRequest("incomplete request head") }
         return try finish(start, headers: consume headers, fields: fields, limits: limits)
-    }
-
-    /// The first index of `byte` at or after `start`, found with memchr (a head is mostly long runs
-    /// between line endings).
-    private static func find(_ byte: UInt8, in head: Bytes, from start: Int) -> Int? {
-        ByteSearch.firstIndex(of: byte, in: head, from: start)
     }
 
     /// The checks that need the whole head, in order: framing, method, size, target.
@@ -121,32 +114,32 @@ struct RequestLine {
     var target: String
     var version: HTTPVersion
 
-    static func parse(_ line: Slice<UnsafeBufferPointer<UInt8>>) -> Result<RequestLine, RequestError> {
-        guard let firstSpace = line.firstIndex(of: 0x20) else { return .failure(.badRequest("malformed request line")) }
-        let afterMethod = line[(firstSpace + 1)...]
-        guard let secondSpace = afterMethod.firstIndex(of: 0x20) else { return .failure(.badRequest("malformed request line")) }
-        let methodBytes = line[..<firstSpace]
-        let targetBytes = line[(firstSpace + 1)..<secondSpace]
-        let versionBytes = line[(secondSpace + 1)...]
-        guard HTTPSyntax.isToken(UnsafeBufferPointer(rebasing: methodBytes)) else { return .failure(.badRequest("malformed method")) }
-        guard !targetBytes.isEmpty, targetBytes.allSatisfy(HTTPSyntax.isTargetByte) else {
+    static func parse(_ line: Span<UInt8>) -> Result<RequestLine, RequestError> {
+        guard let firstSpace = ByteSearch.firstIndex(of: 0x20, in: line),
+              let secondSpace = ByteSearch.firstIndex(of: 0x20, in: line, from: firstSpace + 1) else {
+            return .failure(.badRequest("malformed request line"))
+        }
+        let methodBytes = line.extracting(0..<firstSpace)
+        let targetBytes = line.extracting((firstSpace + 1)..<secondSpace)
+        let versionBytes = line.extracting((secondSpace + 1)..<line.count)
+        guard HTTPSyntax.isToken(methodBytes) else { return .failure(.badRequest("malformed method")) }
+        guard !targetBytes.isEmpty, targetBytes.indices.allSatisfy({ HTTPSyntax.isTargetByte(targetBytes[$0]) }) else {
             return .failure(.badRequest("malformed request target"))
         }
         // RFC 9112 §2.3: HTTP-version = "HTTP/" DIGIT "." DIGIT, case-sensitive.
         guard versionBytes.count == 8 else { return .failure(.badRequest("malformed HTTP version")) }
-        let v = versionBytes.startIndex
-        guard versionBytes[v] == 0x48, versionBytes[v + 1] == 0x54, versionBytes[v + 2] == 0x54,
-              versionBytes[v + 3] == 0x50, versionBytes[v + 4] == 0x2F else { // "HTTP/"
+        guard versionBytes[0] == 0x48, versionBytes[1] == 0x54, versionBytes[2] == 0x54,
+              versionBytes[3] == 0x50, versionBytes[4] == 0x2F else { // "HTTP/"
             return .failure(.badRequest("malformed HTTP version"))
         }
-        let major = versionBytes[v + 5], dot = versionBytes[v + 6]
-        let minor = versionBytes[v + 7]
+        let major = versionBytes[5], dot = versionBytes[6]
+        let minor = versionBytes[7]
         guard dot == 0x2E, (0x30...0x39).contains(major), (0x30...0x39).contains(minor) else {
             return .failure(.badRequest("malformed HTTP version"))
         }
         let version = HTTPVersion(major: Int(major - 0x30), minor: Int(minor - 0x30))
         let method = HTTPMethod(token: methodBytes)
-        let target = String(decoding: targetBytes, as: UTF8.self)
+        let target = String(utf8: targetBytes)
         // RFC 9113 §3.4: the HTTP/2 connection preface starts with this line; this is an HTTP/1 port.
         if method.rawValue == "PRI", target == "*", version == HTTPVersion(major: 2, minor: 0) {
             return .failure(.badRequest("HTTP/2 connection preface on an HTTP/1.1 port"))

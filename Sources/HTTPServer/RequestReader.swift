@@ -134,7 +134,7 @@ final class RequestReader {
                 case .needMore:
                     return offset
                 case .failed(let error):
-                    sender.respondWithError(connection, error, head: head)
+                    sender.respondWithError(connection, error, head: Array(head))
                     return bytes.count
                 case .complete(let length):
                     let spare = spareRequestHeaders
@@ -145,9 +145,9 @@ final class RequestReader {
                     // (a Result payload was copied, retaining every string in the request once more).
                     let requestHead: RequestHead
                     do {
-                        requestHead = try RequestParser.parse(UnsafeBufferPointer(rebasing: head[0..<length]), limits: limits, reusing: consume spare)
+                        requestHead = try RequestParser.parse(UnsafeBufferPointer(rebasing: head[0..<length]).span, limits: limits, reusing: consume spare)
                     } catch {
-                        sender.respondWithError(connection, error, head: UnsafeBufferPointer(rebasing: head[0..<length]))
+                        sender.respondWithError(connection, error, head: Array(head[0..<length]))
                         return bytes.count
                     }
                     if requestHead.contentLength > 0 || requestHead.chunked {

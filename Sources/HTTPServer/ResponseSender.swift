@@ -17,7 +17,7 @@ final class ResponseSender {
     let timers: LoopTimers
     /// The one buffer response heads are written into; a connection copies out only what a short
     /// write left unsent. Grown when a head does not fit. (Unchecked exclusivity: see ConnectionTable.slots.)
-    @exclusivity(unchecked) private var headBuffer: UnsafeMutableBufferPointer<UInt8> = .allocate(capacity: 4096)
+    @exclusivity(unchecked) private var headBuffer = [UInt8](repeating: 0, count: 4096)
     /// The Date field value, formatted once a second.
     @exclusivity(unchecked) private var date = HTTPDate()
 
@@ -32,12 +32,12 @@ final class ResponseSender {
 
     /// Frees the head buffer; the loop calls it once, as it releases everything else.
     func deallocate() {
-        headBuffer.deallocate()
+        headBuffer = []
     }
 
     /// Answers a request the server refused, then closes: the rest of the input cannot be trusted.
     /// `head` is the refused head's bytes when the caller has them (else what the connection kept).
-    func respondWithError(_ connection: Connection, _ error: RequestError, head: UnsafeBufferPointer<UInt8>? = nil) {
+    func respondWithError(_ connection: Connection, _ error: RequestError, head: [UInt8]? = nil) {
         var response = ResponseWriter.makeErrorResponse(for: error)
         if let rejectionHandler {
             let rejection = makeRejection(connection, error, head: head, bodyBytes: response.body.count)
@@ -54,7 +54,7 @@ final class ResponseSender {
 
     /// What is known of a refused request: the parsed head when its body was being read, else the
     /// request line and Origin as far as the bytes go; the time since its first byte, from the header deadline.
-    private func makeRejection(_ connection: Connection, _ error: RequestError, head: UnsafeBufferPointer<UInt8>?, bodyBytes: Int) -> HTTPRejection {
+    private func makeRejection(_ connection: Connection, _ error: RequestError, head: [UInt8]?, bodyBytes: Int) -> HTTPRejection {
         var waited: Int64 = 0
         if error.status == .requestTimeout {
             waited = timers.durations[TimerKind.header.rawValue]
@@ -69,7 +69,7 @@ final class ResponseSender {
             rejection.target = request.target
             rejection.origin = request.headers["Origin"]
         } else if let head {
-            rejection.read(head: Array(head)[...])
+            rejection.read(head: head[...])
         } else if connection.hasBufferedInput {
             rejection.read(head: connection.input[connection.inputStart...])
         }
@@ -90,13 +90,12 @@ final class ResponseSender {
         let framing = ResponseWriter.Framing(
             isHeadRequest: connection.isHeadRequest, keepAlive: keepAlive,
             requestVersion: connection.requestVersion, date: date.current(), serverField: serverField)
-        var headCount = ResponseWriter.writeHead(response, framing: framing, into: headBuffer)
+        var headCount = ResponseWriter.writeHead(response, framing: framing, into: &headBuffer)
         if headCount > headBuffer.count {
-            headBuffer.deallocate()
-            headBuffer = .allocate(capacity: headCount)
-            headCount = ResponseWriter.writeHead(response, framing: framing, into: headBuffer)
+            headBuffer = [UInt8](repeating: 0, count: headCount)
+            headCount = ResponseWriter.writeHead(response, framing: framing, into: &headBuffer)
         }
-        let head = UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: headBuffer[..<min(headCount, headBuffer.count)]))
+        headCount = min(headCount, headBuffer.count)
         let body = ResponseWriter.bodyBytes(response, framing: framing)
         connection.closeAfterWrite = !keepAlive
         connection.state = .writing
@@ -107,14 +106,14 @@ final class ResponseSender {
             connection.outputFileSent = 0
         }
         var written = 0
-        switch connection.socket.write(head: head, body: body, from: 0) {
+        switch connection.socket.write(head: headBuffer, count: headCount, body: body, from: 0) {
         case .done(let count): written = count
         case .wouldBlock: break
         case .failed:
             connections.close(connection)
             return
         }
-        if written >= head.count + body.count, connection.outputFile == nil {
+        if written >= headCount + body.count, connection.outputFile == nil {
             if let pump = connection.bodyPump {
                 streamDrained(connection, pump)
             } else {
@@ -122,11 +121,11 @@ final class ResponseSender {
             }
             return
         }
-        connection.outputHead = Array(head[min(written, head.count)...])
+        connection.outputHead = Array(headBuffer[min(written, headCount)..<headCount])
         connection.outputBody = body
-        connection.outputOffset = max(0, written - head.count)
+        connection.outputOffset = max(0, written - headCount)
         // A file body goes on at once in `flush` (the serve loop's next step): the socket has room.
-        if written < head.count + body.count { timers.rearm(connection, .write) }
+        if written < headCount + body.count { timers.rearm(connection, .write) }
     }
 
     /// Writes pending output; true once all of it is written. On EAGAIN it waits for EPOLLOUT, the

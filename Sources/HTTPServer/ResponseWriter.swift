@@ -40,13 +40,19 @@ enum ResponseWriter {
     static func serialize(_ response: HTTPResponse, framing: Framing) -> (head: [UInt8], body: [UInt8]) {
         // Off the hot path (the out-of-descriptors refusal and tests), so a zeroed array is cheap enough.
         var head = [UInt8](repeating: 0, count: 512)
-        var needed = head.withUnsafeMutableBufferPointer { writeHead(response, framing: framing, into: $0) }
+        var needed = writeHead(response, framing: framing, into: &head)
         if needed > head.count {
             head = [UInt8](repeating: 0, count: needed)
-            needed = head.withUnsafeMutableBufferPointer { writeHead(response, framing: framing, into: $0) }
+            needed = writeHead(response, framing: framing, into: &head)
         }
         head.removeLast(head.count - min(needed, head.count))
         return (head, bodyBytes(response, framing: framing))
+    }
+
+    /// Writes the head into the start of `buffer` (left as long as it is); returns the head's length,
+    /// larger than the buffer when it did not fit.
+    static func writeHead(_ response: HTTPResponse, framing: Framing, into buffer: inout [UInt8]) -> Int {
+        buffer.withUnsafeMutableBufferPointer { writeHead(response, framing: framing, into: $0) }
     }
 
     /// Writes the status line and header section into `buffer`; returns the head's length, which is

@@ -37,6 +37,11 @@ struct Socket {
         head.withUnsafeBytes { write(head: $0, body: body, from: offset) }
     }
 
+    /// The same, with the head the first `count` bytes of `head`.
+    func write(head: [UInt8], count: Int, body: [UInt8], from offset: Int) -> IOResult {
+        head.withUnsafeBytes { write(head: UnsafeRawBufferPointer(rebasing: $0[..<Swift.min(Swift.max(0, count), $0.count)]), body: body, from: offset) }
+    }
+
     /// The same, with the head in memory the caller owns.
     func write(head headBytes: UnsafeRawBufferPointer, body: [UInt8], from offset: Int) -> IOResult {
             body.withUnsafeBytes { bodyBytes in

@@ -36,11 +36,12 @@ import Testing
             HTTPClientRequest(host: "127.0.0.1", port: origin.port, target: "/"),
             connectTimeout: .seconds(2), headTimeout: .seconds(5), idleTimeout: .seconds(5), bufferBytes: 128 * 1024)
         _ = try await response.body.next()
-        // The consumer reads nothing more: only the buffer and the kernel's socket buffers may fill.
-        // "The origin sends nothing more" can only be watched over a stretch of time: these two
-        // sleeps are the observation windows, not waits for an event.
+        // The consumer reads nothing more: the client stops reading the socket once its buffer is full.
+        try await eventually { response.body.channel.isProducerWaiting }
+        // Timed on purpose: the kernel's socket buffers fill after that, with no event to wait for.
         try await Task.sleep(for: .milliseconds(300))
         let stalledAt = origin.bodyBytesSent
+        // Timed on purpose: "the origin sends nothing more" can only be watched over a stretch of time.
         try await Task.sleep(for: .milliseconds(200))
         #expect(stalledAt < 32 << 20)
         #expect(origin.bodyBytesSent == stalledAt)

@@ -5,6 +5,12 @@ import Testing
 /// OpenSSL is found at run time, not link time: what happens when it is missing or is not OpenSSL 3,
 /// and the request details that depend on TLS.
 @Suite struct TLSLibraryTests {
+    /// The one invariant the shared context's unchecked Sendable rests on, read as sessions read it.
+    @Test func aSharedContextStillVerifiesItsPeersWhenASessionIsMade() throws {
+        let handle = try TLSContext().prepared()
+        #expect(handle.library.contextGetVerifyMode(handle.pointerForSession) == TLSLibrary.verifyPeer)
+    }
+
     @Test func aMissingLibsslIsAReadableErrorNamingWhatIsNeeded() {
         #expect {
             try TLSLibrary.load(names: ["libssl-not-installed.so.3"])

@@ -45,6 +45,44 @@ import Testing
         #expect(head == "HTTP/1.1 200 OK\r\nX-Big: \(value)\r\nServer: s\r\nDate: D\r\nContent-Length: 0\r\n\r\n")
     }
 
+    @Test func aHeadFillingTheBufferToItsLastByteFitsAndOneByteMoreIsMeasured() {
+        let response = HTTPResponse(status: .ok, bytes: [])
+        let length = ResponseWriter.serialize(response, framing: Self.framing).head.count
+        var exact = [UInt8](repeating: 0, count: length)
+        #expect(ResponseWriter.writeHead(response, framing: Self.framing, into: &exact) == length)
+        #expect(exact == ResponseWriter.serialize(response, framing: Self.framing).head)
+        var short = [UInt8](repeating: 0, count: length - 1)
+        #expect(ResponseWriter.writeHead(response, framing: Self.framing, into: &short) == length)
+        #expect(short.count == length - 1)
+    }
+
+    /// Heads of 4,095, 4,096 and 4,097 bytes: the last byte of the loop's 4 KiB head buffer, and one past it.
+    @Test func headsAroundTheLoopsBufferSizeAreWrittenWhole() async throws {
+        // The loop's framing: a 29-byte IMF-fixdate and the configured server name.
+        let framing = ResponseWriter.Framing(
+            isHeadRequest: false, keepAlive: true, requestVersion: .http1_1, date: Array(repeating: 0x44, count: 29),
+            serverField: ResponseWriter.serverField(HTTPServerConfiguration().serverName))
+        func headLength(_ pad: Int) -> Int {
+            let response = HTTPResponse(status: .ok, headers: ["X-Pad": String(repeating: "p", count: pad)], bytes: Array("body".utf8))
+            return ResponseWriter.serialize(response, framing: framing).head.count
+        }
+        let pad = 4096 - headLength(0)
+        let handler: HTTPImmediateHandler = { request in
+            HTTPResponse(status: .ok, headers: ["X-Pad": String(repeating: "p", count: Int(request.query ?? "") ?? 0)], bytes: Array("body".utf8))
+        }
+        try await withServer(immediateHandler: handler) { server in
+            let port = server.port
+            let responses = try await onThread {
+                let client = try RawSocketClient(port: port)
+                try client.send([pad - 1, pad, pad + 1, 0].map { "GET /?\($0) HTTP/1.1\r\nHost: t\r\n\r\n" }.joined())
+                return try (0..<4).map { _ in try client.readResponse() }
+            }
+            #expect([pad - 1, pad, pad + 1].map(headLength) == [4095, 4096, 4097])
+            #expect(responses.map { $0.header("X-Pad")?.count ?? -1 } == [pad - 1, pad, pad + 1, 0])
+            #expect(responses.allSatisfy { $0.body == Array("body".utf8) })
+        }
+    }
+
     @Test func theServerGrowsItsHeadBufferForALargeHeadAndKeepsServing() async throws {
         let value = String(repeating: "w", count: 20_000)
         let handler: HTTPImmediateHandler = { request in

@@ -1,0 +1,55 @@
+/// Checked views of received bytes for the request readers: they index a `Span`, every access
+/// bounds-checked, and reach the measured raw primitives (memchr, the header block's copy) only here.
+extension ByteSearch {
+    /// The first index of `byte` in `bytes` at or after `start` (memchr over the span's memory).
+    @inlinable
+    public static func firstIndex(of byte: UInt8, in bytes: Span<UInt8>, from start: Int = 0) -> Int? {
+        bytes.withUnsafeBufferPointer { firstIndex(of: byte, in: $0, from: start) }
+    }
+}
+
+extension HTTPSyntax {
+    /// Whether `bytes` is a non-empty token (RFC 9110 §5.6.2), by the same bit table.
+    @inlinable
+    public static func isToken(_ bytes: Span<UInt8>) -> Bool {
+        guard !bytes.isEmpty else { return false }
+        var all: UInt64 = 1
+        for index in bytes.indices {
+            let byte = bytes[index]
+            let bits = byte < 64 ? tokenBitsLow : byte < 128 ? tokenBitsHigh : 0
+            all &= bits &>> UInt64(byte & 63)
+        }
+        return all & 1 == 1
+    }
+}
+
+extension String {
+    /// The bytes as UTF-8 (ill-formed sequences repaired), as `String(decoding:as:)` reads them.
+    @inlinable
+    package init(utf8 bytes: Span<UInt8>) {
+        self = bytes.withUnsafeBufferPointer { String(decoding: $0, as: UTF8.self) }
+    }
+}
+
+extension HTTPMethod {
+    /// The method for a token from the wire; the common ones share the static values' storage.
+    package init(token: Span<UInt8>) {
+        self = token.withUnsafeBufferPointer { HTTPMethod(token: $0[...]) }
+    }
+}
+
+extension FramingFieldName {
+    /// The kind of a received field name.
+    package init(_ name: Span<UInt8>) {
+        self = name.withUnsafeBufferPointer { FramingFieldName($0) }
+    }
+}
+
+extension HTTPHeaders {
+    /// Appends a field the request parser accepted: its name is a token of the given kind.
+    package mutating func appendParsed(name: Span<UInt8>, value: Span<UInt8>, kind: FramingFieldName) {
+        name.withUnsafeBufferPointer { name in
+            value.withUnsafeBufferPointer { value in appendParsed(name: name, value: value, kind: kind) }
+        }
+    }
+}
