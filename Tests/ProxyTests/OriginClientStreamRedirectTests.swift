@@ -6,7 +6,8 @@ import Testing
 
 /// `OriginClient.stream` follows redirects under the same rules as `fetch` (the same statuses, the
 /// five-hop limit, the loop check, `allowRedirect` per hop, http/https only, credentials kept to one
-/// origin): each case runs both ways and expects the same answer.
+/// origin): each case runs both ways and expects the same answer. None of them is about a deadline, so
+/// the client's is long enough for a loaded machine.
 @Suite(.timeLimit(.minutes(1))) struct OriginClientStreamRedirectTests {
     @Test(arguments: OriginAsk.allCases, [301, 302, 303, 307, 308])
     func aRedirectIsFollowedToTheFinalURLBothWays(ask: OriginAsk, status: Int) async throws {
@@ -15,7 +16,7 @@ import Testing
             "/cdn/v2/seg1.ts": .raw(TestOrigin.response(status: 200, body: Array("segment".utf8))),
         ])
         defer { origin.stop() }
-        let answer = try await ask.answer(makeTestClient(), OriginRequest(url: origin.url("/live/seg1.ts"), maxBodyBytes: 100))
+        let answer = try await ask.answer(makeTestClient(totalTimeout: .seconds(30)), OriginRequest(url: origin.url("/live/seg1.ts"), maxBodyBytes: 100))
         #expect(answer.status == 200)
         #expect(answer.finalURL == origin.url("/cdn/v2/seg1.ts?sig=1"))
         #expect(answer.body == Array("segment".utf8))
@@ -28,7 +29,7 @@ import Testing
         defer { origin.stop() }
         var request = OriginRequest(url: origin.url("/a"), maxBodyBytes: 100)
         request.followRedirects = false
-        let answer = try await ask.answer(makeTestClient(), request)
+        let answer = try await ask.answer(makeTestClient(totalTimeout: .seconds(30)), request)
         #expect(answer.status == 302)
         #expect(answer.headers["Location"] == "/b")
         #expect(answer.finalURL == origin.url("/a"))
@@ -42,7 +43,7 @@ import Testing
         routes["/6"] = .raw(TestOrigin.response(status: 200, body: Array("end".utf8)))
         let origin = try TestOrigin(routes: routes)
         defer { origin.stop() }
-        let client = makeTestClient()
+        let client = makeTestClient(totalTimeout: .seconds(30))
         await #expect(throws: OriginError.redirectLoop) { try await ask.answer(client, OriginRequest(url: origin.url("/loop/a"), maxBodyBytes: 100)) }
         await #expect(throws: OriginError.redirectLoop) { try await ask.answer(client, OriginRequest(url: origin.url("/0"), maxBodyBytes: 100)) }
         #expect(origin.requests(path: "/6").isEmpty, "the sixth target is never asked for")
@@ -62,11 +63,11 @@ import Testing
         defer { origin.stop() }
         var refused = OriginRequest(url: origin.url("/away"), maxBodyBytes: 100)
         refused.allowRedirect = { $0.hasPrefix("http://127.0.0.1:") }
-        await #expect(throws: OriginError.redirectNotAllowed) { try await ask.answer(makeTestClient(), refused) }
+        await #expect(throws: OriginError.redirectNotAllowed) { try await ask.answer(makeTestClient(totalTimeout: .seconds(30)), refused) }
         #expect(other.requests().isEmpty)
         // file:// targets are refused even when allowRedirect would let anything through.
         await #expect(throws: OriginError.redirectNotAllowed) {
-            try await ask.answer(makeTestClient(), OriginRequest(url: origin.url("/file"), maxBodyBytes: 100))
+            try await ask.answer(makeTestClient(totalTimeout: .seconds(30)), OriginRequest(url: origin.url("/file"), maxBodyBytes: 100))
         }
     }
 
@@ -81,7 +82,7 @@ import Testing
             url: origin.url("/a"), headers: ["Authorization": "Bearer t", "Cookie": "c=1", "X-Key": "k"], maxBodyBytes: 100)
         request.everyHopHeaders = ["Range": "bytes=0-4"]
         request.allowRedirect = { seenTargets.append($0); return true }
-        let answer = try await ask.answer(makeTestClient(), request)
+        let answer = try await ask.answer(makeTestClient(totalTimeout: .seconds(30)), request)
         #expect(answer.body == Array("other".utf8))
         #expect(seenTargets.all == ["http://localhost:\(other.port)/elsewhere"])
         #expect(origin.requests(path: "/a").first?.headers["Authorization"] == "Bearer t")
@@ -95,7 +96,7 @@ import Testing
     @Test(arguments: OriginAsk.allCases)
     func onlyGetAndHeadAreAskedFor(ask: OriginAsk) async throws {
         await #expect(throws: OriginError.invalidRequest("only GET and HEAD are fetched")) {
-            try await ask.answer(makeTestClient(), OriginRequest(url: "http://127.0.0.1:1/a", method: .post, maxBodyBytes: 100))
+            try await ask.answer(makeTestClient(totalTimeout: .seconds(30)), OriginRequest(url: "http://127.0.0.1:1/a", method: .post, maxBodyBytes: 100))
         }
     }
 }

@@ -161,7 +161,10 @@ import Testing
     }
 
     @Test func theRewrittenMasterIsCachedUnderItsTokenNeverSharedWithThePlainMaster() async throws {
-        try await withProxy(SignedRouteTests.config, environment: Self.environment) { proxy in
+        // A master TTL no loaded run can outlast: the test is about sharing, not about expiry.
+        let config = SignedRouteTests.config.replacingOccurrences(
+            of: #""timeouts": {"#, with: #""cache": { "master_ttl_seconds": 3600 }, "timeouts": {"#)
+        try await withProxy(config, environment: Self.environment) { proxy in
             let path = "/origin/vod-ts/master.m3u8"
             let plain = try await proxy.get(path)
             #expect(Self.languages(plain) == ["en", "fr", "es"])
