@@ -9,6 +9,8 @@ public final class HTTPFile: Sendable {
     let descriptor: Int32
     /// The file's size in bytes when it was opened.
     public let size: Int
+    /// The file's device, inode, size and modification time when it was opened (the same fstat).
+    public let identity: HTTPFileIdentity
 
     /// Opens `path` for reading. Throws when it cannot be opened or is not a regular file. The open does
     /// not block (O_NONBLOCK), so a FIFO at `path` is refused instead of holding the thread.
@@ -32,6 +34,7 @@ public final class HTTPFile: Sendable {
         }
         self.descriptor = descriptor
         self.size = size
+        self.identity = HTTPFileIdentity(status)
     }
 
     /// The message of the error for something that is not a regular file (a directory, FIFO, device).

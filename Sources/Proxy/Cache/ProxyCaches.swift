@@ -14,11 +14,15 @@ struct ProxyCaches: Sendable {
     let timelines: MemoryCache<VideoTimeline>
     /// First presentation timestamps (90 kHz) per master.
     let timestamps: MemoryCache<Int64>
+    /// Directory-mount playlist files after relocation, by path and file identity (an eighth of the
+    /// playlists' share: a media playlist is a few kB to a few hundred).
+    let files: MemoryCache<RelocatedFile>
 
     /// `clock` expires every entry (tests pass an adjustable one to let TTLs run out without waiting).
     init(budget: Int, clock: CacheClock = .system) {
         let quarter = max(0, budget / 4)
-        playlists = MemoryCache(maxCost: quarter, clock: clock)
+        playlists = MemoryCache(maxCost: quarter - quarter / 8, clock: clock)
+        files = MemoryCache(maxCost: quarter / 8, clock: clock)
         rewritten = MemoryCache(maxCost: quarter, clock: clock)
         subtitles = MemoryCache(maxCost: max(0, budget - 3 * quarter), clock: clock)
         timelines = MemoryCache(maxCost: quarter / 2, clock: clock)
@@ -29,7 +33,7 @@ struct ProxyCaches: Sendable {
     var counts: [(name: String, hits: Int, misses: Int, bytes: Int)] {
         [
             ("playlist", playlists.counts), ("master", rewritten.counts), ("subtitle", subtitles.counts),
-            ("timeline", timelines.counts), ("timestamp", timestamps.counts),
+            ("timeline", timelines.counts), ("timestamp", timestamps.counts), ("file", files.counts),
         ].map { (name: $0.0, hits: $0.1.hits, misses: $0.1.misses, bytes: $0.1.bytes) }
     }
 }

@@ -13,7 +13,8 @@ extension FileResponder: ImmediateResponder {
         self.init(
             mountDirectories: context.mountDirectories,
             relocation: MasterRelocation(router: context.router, mounts: context.config.mounts),
-            maxPlaylistBytes: context.config.limits.maxPlaylistBytes)
+            maxPlaylistBytes: context.config.limits.maxPlaylistBytes,
+            relocatedFiles: context.caches.files)
     }
 
     /// Always answered on the loop thread (`serve(_:mount:)` never blocks).

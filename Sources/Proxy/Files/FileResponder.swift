@@ -9,6 +9,8 @@ struct FileResponder: Sendable {
     var relocation: MasterRelocation? = nil
     /// Playlist files larger than this are served as they are, unread.
     var maxPlaylistBytes = 1 << 20
+    /// Relocated playlist files by path and file identity (nil: relocated on every request).
+    var relocatedFiles: MemoryCache<RelocatedFile>? = nil
 
     /// Serves a file from a directory mount (a 302 to a local path would mean nothing to a player). The
     /// body is sent with sendfile from the page cache, so it is answered on the loop thread: the open is
@@ -49,15 +51,24 @@ struct FileResponder: Sendable {
     /// becomes `/<mount>/seg1.ts`; absolute URIs under a mount's origin go through that mount). Nil
     /// when the file is not a playlist, is larger than `maxPlaylistBytes`, or needs no change: then the
     /// file is sent as it is. A small regular file, read on the loop thread like the open and fstat
-    /// before it; throws when the read fails.
+    /// before it; throws when the read fails. Kept in `relocatedFiles` while the fstat's identity is
+    /// the same, so a played playlist is opened and fstat'ed per request, not read and relocated.
     private func relocatedPlaylist(_ file: HTTPFile, path: String, mount: Mount?) throws(HTTPServerError) -> [UInt8]? {
         guard let relocation, PassThroughResponder.isPlaylistPath(path), file.size <= maxPlaylistBytes else { return nil }
+        let key = relocatedFiles.map { _ in RelocatedFile.key(path: path, mount: mount, identity: file.identity) }
+        if let key, let kept = relocatedFiles?.value(for: key) { return kept.bytes }
         // Its size and one byte more, which tells a file that grew since the fstat: read again up to the limit.
         var bytes = try file.read(upTo: file.size + 1)
-        if bytes.count > file.size { bytes = try file.read(upTo: maxPlaylistBytes + 1) }
+        let grew = bytes.count > file.size
+        if grew { bytes = try file.read(upTo: maxPlaylistBytes + 1) }
         guard bytes.count <= maxPlaylistBytes else { return nil }
         let url = FileConfinement.fileURL(path: path)
         let relocated = relocation.proxyingAbsoluteURIs(bytes, mount: mount, requestedURL: url, finalURL: url)
-        return relocated == bytes ? nil : relocated
+        let answer: RelocatedFile = relocated == bytes ? .unchanged : .relocated(relocated)
+        // Only bytes that match the fstat's size are kept under its identity: a file written meanwhile is not.
+        if let key, !grew, bytes.count == file.size {
+            relocatedFiles?.store(answer, for: key, cost: answer.cost(key: key), ttl: RelocatedFile.keptFor)
+        }
+        return answer.bytes
     }
 }

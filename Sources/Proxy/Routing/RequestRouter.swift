@@ -19,6 +19,8 @@ struct RequestRouter: Sendable {
     /// The mounts with their names as bytes, for matching a raw first segment without building a String.
     let mountsByBytes: [(name: [UInt8], mount: RoutedMount)]
     let allowHosts: [HostPattern]
+    /// The masters of subtitle URLs, each routed once (see `routeMaster`).
+    let masterRoutes = MasterTargetRoutes()
 
     init(config: ProxyConfig) {
         let routed = config.mounts.map(RoutedMount.init)
@@ -151,6 +153,12 @@ struct RequestRouter: Sendable {
         let unescaped = !segment.hasEscapes && segment.start == 1 && rest != nil
         return .origin(try mountTarget(mount, rawRest: rest ?? "", query: query, rawPath: unescaped ? path : nil,
                                        restCannotClimb: !segment.hasEscapes && !segment.hasDotDot && !segment.hasNonASCII))
+    }
+
+    /// The master a subtitle URL names (its `masterTarget`, raw path and query), routed once per target
+    /// for this router's config; 404 when it names no origin.
+    func routeMaster(_ masterTarget: String) throws(ProxyError) -> OriginTarget {
+        try masterRoutes.target(for: masterTarget, router: self)
     }
 
     /// The origin target of a mount-form request; `rawRest` is the raw path after `/{mount}/`.

@@ -94,13 +94,10 @@ struct SubtitleResponder: Sendable {
         return "max-age=\(ConfigSeconds.maxAge(min(config.cache.fallbackTTL, config.cache.subtitleTTL)))"
     }
 
-    /// The master a subtitle URL belongs to, routed again so allowlists and confinement apply as for the player.
+    /// The master a subtitle URL belongs to, routed (once per target, `MasterTargetRoutes`) so allowlists
+    /// and confinement apply as for the player.
     func masterTarget(of url: SubtitleURL) throws(ProxyError) -> OriginTarget {
-        let (path, query) = splitTarget(url.masterTarget)
-        guard case .origin(let master) = try router.route(rawPath: path, query: query) else {
-            throw .notFound("subtitle URL does not name a master")
-        }
-        return master
+        try router.routeMaster(url.masterTarget)
     }
 
     /// Segment durations for a segmented track: the video's own when known, else fixed windows over
