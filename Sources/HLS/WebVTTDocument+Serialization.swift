@@ -51,12 +51,8 @@ extension WebVTTDocument {
     /// Appends `text` and an LF; CR or LF inside it become spaces so it stays one line.
     private static func appendLine(_ text: String, escapingArrows: Bool = false, to output: inout [UInt8]) {
         // Most lines need no change: copied in one piece (a cue file is thousands of lines).
-        let copied = text.utf8.withContiguousStorageIfAvailable { bytes -> Bool in
-            guard !bytes.contains(where: { $0 == 0x0A || $0 == 0x0D }), !(escapingArrows && containsArrow(bytes)) else { return false }
-            output.append(contentsOf: bytes)
-            return true
-        }
-        if copied == true {
+        if !needsRewriting(text.utf8.span, escapingArrows: escapingArrows) {
+            output.append(contentsOf: text.utf8)
             output.append(0x0A)
             return
         }
@@ -76,16 +72,19 @@ extension WebVTTDocument {
     }
 
     static func containsArrow(_ text: String) -> Bool {
-        text.utf8.withContiguousStorageIfAvailable { containsArrow($0) } ?? containsArrow(text.utf8)
+        needsRewriting(text.utf8.span, escapingArrows: true, lineBreaks: false)
     }
 
-    /// Whether the bytes hold `-->`.
-    static func containsArrow<Bytes: Sequence<UInt8>>(_ bytes: Bytes) -> Bool {
+    /// Whether a line holds a CR or LF (unless `lineBreaks` is false) or, when escaping arrows, `-->`.
+    private static func needsRewriting(_ bytes: Span<UInt8>, escapingArrows: Bool, lineBreaks: Bool = true) -> Bool {
         var previous: (UInt8, UInt8) = (0, 0)
-        for byte in bytes {
-            if byte == UInt8(ascii: ">"), previous == (UInt8(ascii: "-"), UInt8(ascii: "-")) { return true }
+        for index in bytes.indices {
+            let byte = bytes[index]
+            if lineBreaks, byte == 0x0A || byte == 0x0D { return true }
+            if escapingArrows, byte == UInt8(ascii: ">"), previous == (UInt8(ascii: "-"), UInt8(ascii: "-")) { return true }
             previous = (previous.1, byte)
         }
         return false
     }
+
 }

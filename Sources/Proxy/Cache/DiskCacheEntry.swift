@@ -37,16 +37,13 @@ struct DiskCacheEntry: Sendable, Equatable {
     /// 16 hex digits of FNV-1a 64 of a key. Collisions are harmless: the full key is in the header and
     /// is compared on every lookup.
     static func keyHash(_ key: String) -> String {
-        func fnv1a<Bytes: Sequence<UInt8>>(_ bytes: Bytes) -> UInt64 {
-            var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-            for byte in bytes {
-                hash ^= UInt64(byte)
-                hash = hash &* 0x0000_0100_0000_01b3
-            }
-            return hash
+        // Over the key's contiguous bytes (looked up on every cached request), bounds-checked.
+        let bytes = key.utf8.span
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for index in bytes.indices {
+            hash ^= UInt64(bytes[index])
+            hash = hash &* 0x0000_0100_0000_01b3
         }
-        // Over contiguous bytes when the string has them (looked up on every cached request).
-        let hash = key.utf8.withContiguousStorageIfAvailable(fnv1a) ?? fnv1a(key.utf8)
         let digits = Array("0123456789abcdef".utf8)
         // Into an array first: the String initializer that writes in place hands out raw memory.
         var text = [UInt8](repeating: 0, count: 16)

@@ -198,15 +198,19 @@ struct RequestRouter: Sendable {
         // Two dots, raw or escaped (`%2e`), or a compatibility dot past ASCII are needed; most paths have
         // none of them and skip the decoding.
         // A plain byte loop: this runs for every request on a mount (bench/README.md).
-        func isSuspicious<Bytes: Sequence<UInt8>>(_ bytes: Bytes) -> Bool {
-            var previousWasDot = false
-            for byte in bytes {
-                if byte == UInt8(ascii: "%") || byte >= 0x80 || (byte == UInt8(ascii: ".") && previousWasDot) { return true }
-                previousWasDot = continuesDotRun(previousWasDot, byte)
+        let rest = Substring(rawRest)
+        let bytes = rest.utf8.span
+        var suspicious = false
+        var previousWasDot = false
+        for index in bytes.indices {
+            let byte = bytes[index]
+            if byte == UInt8(ascii: "%") || byte >= 0x80 || (byte == UInt8(ascii: ".") && previousWasDot) {
+                suspicious = true
+                break
             }
-            return false
+            previousWasDot = continuesDotRun(previousWasDot, byte)
         }
-        guard rawRest.utf8.withContiguousStorageIfAvailable(isSuspicious) ?? isSuspicious(rawRest.utf8) else { return }
+        guard suspicious else { return }
         for rawSegment in rawRest.split(separator: "/", omittingEmptySubsequences: false) {
             switch DotSegment.reading(try PathDecoding.decodeSegment(rawSegment)) {
             case .name: continue
