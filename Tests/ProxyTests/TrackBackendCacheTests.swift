@@ -151,6 +151,50 @@ import Testing
         #expect(fixture.metrics.tracksBackendStaleServed(reason: "status") == 0)
     }
 
+    /// A fixture whose answers are fresh for 10 s and may stand in for 20 s more, with a failed refresh
+    /// kept for 60 s: the fallback TTL reaches past the stale bound.
+    static func longFallbackFixture(_ origin: TestOrigin, clock: CacheClock) throws -> Fixture {
+        try Fixture(
+            tracksURL: origin.url("/api/a"), cache: #"{"tracks_ttl_seconds": 10, "tracks_stale_seconds": 20, "fallback_ttl_seconds": 60}"#,
+            clock: clock)
+    }
+
+    @Test func aFallbackTTLLongerThanTheStaleBoundServesNoTracksPastTheBound() async throws {
+        let failing = LockedBox<[UInt8]?>(nil)
+        let origin = try Self.switchable(failing)
+        defer { origin.stop() }
+        let clock = CacheClock.adjustable()
+        let fixture = try Self.longFallbackFixture(origin, clock: clock)
+        #expect(TrackBackendTests.tracks(await fixture.tracks()).map(\.id) == ["en"])
+        failing.withLock { $0 = TestOrigin.response(status: 503, body: Array("down\n".utf8)) }
+        clock.advance(by: .seconds(15))
+        #expect(TrackBackendTests.tracks(await fixture.tracks()).map(\.id) == ["en"])
+        clock.advance(by: .seconds(10))
+        // 25 s: inside the stale bound (30 s) and the failure's TTL, so the backend is not asked again.
+        #expect(TrackBackendTests.tracks(await fixture.tracks()).map(\.id) == ["en"])
+        #expect(origin.requests(path: "/api/a").count == 2)
+        clock.advance(by: .seconds(10))
+        // 35 s: past the bound the backend is asked again, and its failure gives no tracks.
+        #expect(TrackBackendTests.reason(await fixture.tracks()) == "status: backend answered 503")
+        #expect(origin.requests(path: "/api/a").count == 3)
+    }
+
+    @Test func aFallbackTTLLongerThanTheStaleBoundLetsA404ReplaceTheAnswerAtTheBound() async throws {
+        let failing = LockedBox<[UInt8]?>(nil)
+        let origin = try Self.switchable(failing)
+        defer { origin.stop() }
+        let clock = CacheClock.adjustable()
+        let fixture = try Self.longFallbackFixture(origin, clock: clock)
+        #expect(TrackBackendTests.tracks(await fixture.tracks()).map(\.id) == ["en"])
+        failing.withLock { $0 = TestOrigin.response(status: 503, body: Array("down\n".utf8)) }
+        clock.advance(by: .seconds(15))
+        #expect(TrackBackendTests.tracks(await fixture.tracks()).map(\.id) == ["en"])
+        failing.withLock { $0 = TestOrigin.response(status: 404, body: Array("no such asset\n".utf8)) }
+        clock.advance(by: .seconds(20))
+        #expect(TrackBackendTests.reason(await fixture.tracks()) == "status: backend answered 404")
+        #expect(fixture.metrics.tracksBackendStaleServed(reason: "status") == 1)
+    }
+
     // MARK: Config
 
     @Test func theStaleBoundAndTheEntryCapHaveTheirDefaultsAndAreRead() throws {

@@ -18,14 +18,17 @@ struct TrackBackend: Sendable {
     let resolver: HostResolver
     let cache: TrackBackendCache
 
-    /// Makes a backend client with an empty cache.
-    init(config: ProxyConfig, origin: OriginClient, logger: ProxyLogger, metrics: ProxyMetrics, resolver: HostResolver = .system) {
+    /// Makes a backend client with an empty cache, timed by `clock`.
+    init(
+        config: ProxyConfig, origin: OriginClient, logger: ProxyLogger, metrics: ProxyMetrics, resolver: HostResolver = .system,
+        clock: CacheClock = .system
+    ) {
         self.config = config
         self.origin = origin
         self.logger = logger
         self.metrics = metrics
         self.resolver = resolver
-        self.cache = TrackBackendCache(maxEntries: config.limits.maxTracksCacheEntries)
+        self.cache = TrackBackendCache(maxEntries: config.limits.maxTracksCacheEntries, clock: clock)
     }
 
     /// The tracks `url` (already substituted) gives for the master at `masterURL`, in `set`. Never

@@ -36,12 +36,15 @@ final class TrackBackendCache: Sendable {
     }
 
     private let state: Mutex<State>
+    /// What TTLs and the stale bound are measured on: the monotonic clock, or a test's adjustable one.
+    private let clock: CacheClock
     /// Requests that found a fetch in flight and waited for it, for tests.
     private let joinedCount = Atomic<Int>(0)
     var fetchesJoined: Int { joinedCount.load(ordering: .relaxed) }
 
-    /// Makes an empty cache of at most `maxEntries` answers and as many host verdicts.
-    init(maxEntries: Int = ProxyConfig.Limits().maxTracksCacheEntries) {
+    /// Makes an empty cache of at most `maxEntries` answers and as many host verdicts, timed by `clock`.
+    init(maxEntries: Int = ProxyConfig.Limits().maxTracksCacheEntries, clock: CacheClock = .system) {
+        self.clock = clock
         state = Mutex(State(documents: RecentlyUsedTable(capacity: maxEntries), verdicts: RecentlyUsedTable(capacity: maxEntries)))
     }
 
@@ -68,7 +71,7 @@ final class TrackBackendCache: Sendable {
                 joinedCount.add(1, ordering: .relaxed)
                 return .waiting(running)
             }
-            if let entry = state.documents.value(for: key), entry.expires > .now() {
+            if let entry = state.documents.value(for: key), entry.expires > clock.now() {
                 return .ready(Answer(document: entry.document, staleFor: nil))
             }
             let running = Task { [weak self] in
@@ -97,11 +100,12 @@ final class TrackBackendCache: Sendable {
     ) -> Answer {
         state.withLock { state in
             state.loading[key] = nil
-            let now = MonotonicTime.now()
+            let now = clock.now()
             if document.mayServeStale, let kept = state.documents.peek(key), let staleUntil = kept.staleUntil, staleUntil > now {
-                // The last good answer stands in; the backend is asked again after the failure TTL.
+                // The last good answer stands in; the backend is asked again after the failure TTL, or at
+                // the stale bound if that comes first (RFC 5861 §4: never served past it; a 404 then replaces it).
                 if document.isCacheable {
-                    state.documents.set(Entry(document: kept.document, expires: now + failureTTL, staleUntil: staleUntil), for: key)
+                    state.documents.set(Entry(document: kept.document, expires: min(now + failureTTL, staleUntil), staleUntil: staleUntil), for: key)
                 }
                 return Answer(document: kept.document, staleFor: document)
             }
@@ -119,7 +123,7 @@ final class TrackBackendCache: Sendable {
     /// The live verdict for a source host, or nil when none is known.
     func hostVerdict(for key: String) -> HostVerdict? {
         state.withLock { state in
-            guard let entry = state.verdicts.value(for: key), entry.expires > .now() else { return nil }
+            guard let entry = state.verdicts.value(for: key), entry.expires > clock.now() else { return nil }
             return entry.verdict
         }
     }
@@ -127,7 +131,7 @@ final class TrackBackendCache: Sendable {
     /// Keeps a source host's verdict for `ttl`.
     func storeHostVerdict(_ verdict: HostVerdict, for key: String, ttl: Duration) {
         state.withLock { state in
-            _ = state.verdicts.set((verdict, MonotonicTime.now() + ttl), for: key)
+            _ = state.verdicts.set((verdict, clock.now() + ttl), for: key)
         }
     }
 }
