@@ -1,3 +1,4 @@
+import HLS
 import HTTPClient
 @testable import Proxy
 import TestSupport
@@ -85,6 +86,38 @@ import Testing
         // The oldest was forgotten, so it is fetched again.
         _ = await fixture.backend.tracks(url: origin.url("/api/0"), set: fixture.set, masterURL: "http://127.0.0.1:9/vod/a/master.m3u8")
         #expect(origin.requests(path: "/api/0").count == 2)
+    }
+
+    /// An answer with one track whose source is `bytes` long.
+    static func answer(sourceBytes bytes: Int) -> TrackBackendDocument {
+        let track = TrackConfig(id: "en", track: SubtitleTrack(name: "English", language: "en"), source: "http://cdn.example/" + String(repeating: "s", count: bytes))
+        return .tracks([track], dropped: 0, droppedReasons: [])
+    }
+
+    @Test func largeAnswersForgetTheOldestOnesByBytesWhileSmallOnesShareTheBudget() async {
+        let large = Self.answer(sourceBytes: 40_000)
+        let cost = TrackBackendCache.cost(of: large)
+        // Room for two large answers, not three, and far fewer than the entry cap.
+        let cache = TrackBackendCache(maxEntries: 1000, maxBytes: 2 * cost + cost / 2)
+        for key in ["a", "b", "c"] {
+            _ = await cache.document(for: key, successTTL: .seconds(60), failureTTL: .seconds(60), staleTTL: .zero, load: { large })
+        }
+        #expect(cache.documentCount == 2)
+        #expect(!cache.knows("a"))
+        #expect(cache.knows("b") && cache.knows("c"))
+        #expect(cache.documentBytes == 2 * cost)
+        // Small answers: many fit where the large ones were, each evicting only what it needs.
+        let small = Self.answer(sourceBytes: 10)
+        for index in 0..<20 {
+            _ = await cache.document(for: "small-\(index)", successTTL: .seconds(60), failureTTL: .seconds(60), staleTTL: .zero, load: { small })
+        }
+        #expect(cache.knows("small-0") && cache.knows("small-19"))
+        #expect(cache.documentBytes <= 2 * cost + cost / 2)
+        // An answer larger than the whole budget is still kept, alone.
+        let huge = Self.answer(sourceBytes: 200_000)
+        _ = await cache.document(for: "huge", successTTL: .seconds(60), failureTTL: .seconds(60), staleTTL: .zero, load: { huge })
+        #expect(cache.documentCount == 1)
+        #expect(cache.documentBytes == TrackBackendCache.cost(of: huge))
     }
 
     // MARK: Stale-if-error

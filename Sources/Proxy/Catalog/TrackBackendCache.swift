@@ -33,6 +33,41 @@ final class TrackBackendCache: Sendable {
         var documents: RecentlyUsedTable<String, Entry>
         var loading: [String: Task<Answer, Never>] = [:]
         var verdicts: RecentlyUsedTable<String, (verdict: HostVerdict, expires: MonotonicTime)>
+        /// The decoded size of the answers kept (`TrackBackendCache.cost(of:)`), held under `maxBytes`.
+        var documentBytes = 0
+        let maxBytes: Int
+
+        /// Keeps `entry` as the most recent answer, first forgetting the least recently used ones while
+        /// the table is full or their bytes and this one's pass the budget; the newest is always kept.
+        mutating func storeDocument(_ entry: Entry, for key: String) {
+            removeDocument(key)
+            let cost = TrackBackendCache.cost(of: entry.document)
+            while let oldest = documents.oldestKey, documents.count >= documents.capacity || documentBytes + cost > maxBytes {
+                removeDocument(oldest)
+            }
+            documents.set(entry, for: key)
+            documentBytes += cost
+        }
+
+        mutating func removeDocument(_ key: String) {
+            guard let kept = documents.peek(key) else { return }
+            documentBytes -= TrackBackendCache.cost(of: kept.document)
+            documents.remove(key)
+        }
+    }
+
+    /// What an answer costs the budget: the bytes of its tracks' strings (or its failure's text) plus a
+    /// fixed share for the entry itself, so a few huge answers cannot hold what thousands of small ones would.
+    static func cost(of document: TrackBackendDocument) -> Int {
+        switch document {
+        case .tracks(let tracks, _, let reasons):
+            let trackBytes = tracks.reduce(0) { total, track in
+                total + track.id.utf8.count + track.source.utf8.count + track.track.name.utf8.count + track.track.language.utf8.count + 128
+            }
+            return reasons.reduce(trackBytes + 256) { $0 + $1.utf8.count }
+        case .failed(let label, let detail, _):
+            return label.utf8.count + detail.utf8.count + 256
+        }
     }
 
     private let state: Mutex<State>
@@ -42,14 +77,18 @@ final class TrackBackendCache: Sendable {
     private let joinedCount = Atomic<Int>(0)
     var fetchesJoined: Int { joinedCount.load(ordering: .relaxed) }
 
-    /// Makes an empty cache of at most `maxEntries` answers and as many host verdicts, timed by `clock`.
-    init(maxEntries: Int = ProxyConfig.Limits().maxTracksCacheEntries, clock: CacheClock = .system) {
+    /// Makes an empty cache of at most `maxEntries` answers costing at most `maxBytes` together (the
+    /// newest is kept whatever its size), as many host verdicts, timed by `clock`.
+    init(maxEntries: Int = ProxyConfig.Limits().maxTracksCacheEntries, maxBytes: Int = Int.max, clock: CacheClock = .system) {
         self.clock = clock
-        state = Mutex(State(documents: RecentlyUsedTable(capacity: maxEntries), verdicts: RecentlyUsedTable(capacity: maxEntries)))
+        state = Mutex(State(
+            documents: RecentlyUsedTable(capacity: maxEntries), verdicts: RecentlyUsedTable(capacity: maxEntries), maxBytes: maxBytes))
     }
 
     /// How many answers are kept, for tests and bounds.
     var documentCount: Int { state.withLock { $0.documents.count } }
+    /// What the answers kept cost the byte budget, for tests and bounds.
+    var documentBytes: Int { state.withLock { $0.documentBytes } }
 
     /// Whether `key` has an answer kept (live or past its TTL) or a fetch in flight: asking for it
     /// then says nothing new about the asset.
@@ -105,16 +144,16 @@ final class TrackBackendCache: Sendable {
                 // The last good answer stands in; the backend is asked again after the failure TTL, or at
                 // the stale bound if that comes first (RFC 5861 §4: never served past it; a 404 then replaces it).
                 if document.isCacheable {
-                    state.documents.set(Entry(document: kept.document, expires: min(now + failureTTL, staleUntil), staleUntil: staleUntil), for: key)
+                    state.storeDocument(Entry(document: kept.document, expires: min(now + failureTTL, staleUntil), staleUntil: staleUntil), for: key)
                 }
                 return Answer(document: kept.document, staleFor: document)
             }
             if !document.isCacheable {
-                state.documents.remove(key)
+                state.removeDocument(key)
             } else if case .tracks = document {
-                state.documents.set(Entry(document: document, expires: now + successTTL, staleUntil: now + successTTL + staleTTL), for: key)
+                state.storeDocument(Entry(document: document, expires: now + successTTL, staleUntil: now + successTTL + staleTTL), for: key)
             } else {
-                state.documents.set(Entry(document: document, expires: now + failureTTL, staleUntil: nil), for: key)
+                state.storeDocument(Entry(document: document, expires: now + failureTTL, staleUntil: nil), for: key)
             }
             return Answer(document: document, staleFor: nil)
         }
