@@ -102,6 +102,33 @@ import Testing
         }
     }
 
+    @Test func theBackendSetsSourcesServeCuesWhenTheProxyRunsOnTheConfiguredPort() async throws {
+        // The backend's sources are absolute (a backend may not name files), on the configured port: a
+        // copy of the sample with its tracks file following a free port plays as the example does on 8080.
+        let port = try LoopbackPort.free()
+        let copy = FileManager.default.temporaryDirectory.appendingPathComponent("example-backend-\(port)").path
+        try? FileManager.default.removeItem(atPath: copy)
+        try FileManager.default.copyItem(atPath: RealPlayerTests.repositoryRoot + "/Examples/sample-vod", toPath: copy)
+        defer { try? FileManager.default.removeItem(atPath: copy) }
+        let tracksFile = copy + "/catalog/lecture/tracks.json"
+        let tracks = try String(contentsOfFile: tracksFile, encoding: .utf8)
+        #expect(tracks.contains("http://127.0.0.1:8080/sample/subs/fr.vtt"))
+        try tracks.replacingOccurrences(of: "127.0.0.1:8080", with: "127.0.0.1:\(port)").write(toFile: tracksFile, atomically: true, encoding: .utf8)
+        let config = try Self.config {
+            $0.replacingOccurrences(of: "http://127.0.0.1:8080/sample/catalog/", with: "http://127.0.0.1:\(port)/sample/catalog/")
+                .replacingOccurrences(of: #""origin": "Examples/sample-vod""#, with: "\"origin\": \"\(copy)\"")
+        }
+        try await Self.withService(config, port: port) { port, _ in
+            let master = try await TestClient.get(port: port, "/sample/backend/lecture/master.m3u8")
+            #expect(Self.languages(master) == ["en", "fr", "es"])
+            let segment = SubtitleURL(setName: "backend", trackID: "fr", masterTarget: "/sample/backend/lecture/master.m3u8", resource: .segment(0))
+            let cues = try await TestClient.get(port: port, segment.path)
+            #expect(cues.status == 200)
+            #expect(cues.text.contains("00:00:00.500 --> 00:00:02.500"), "\(cues.text)")
+            #expect(cues.text.contains("Une mire de test apparaît."))
+        }
+    }
+
     @Test func theBackendSetFallsBackToItsStaticTrackWhenNothingAnswersOnThatPort() async throws {
         let config = try Self.config {
             $0.replacingOccurrences(of: "http://127.0.0.1:8080/sample/catalog/", with: "http://127.0.0.1:\(LoopbackPort.refusing)/sample/catalog/")
