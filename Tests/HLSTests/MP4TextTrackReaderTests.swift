@@ -60,7 +60,12 @@ import Testing
             do {
                 _ = try MP4TextTrackReader.read(Array(bytes.prefix(length)))
             } catch {
-                #expect(error is MediaError)
+                // A cut file is short, or a box runs past the end, or the box holding the rest is gone:
+                // never a timing or nesting error, which would mean the cut bytes were misread.
+                switch error {
+                case .truncated, .invalidBoxSize, .missingBox: continue
+                default: Issue.record("a cut at \(length) bytes gave \(error)")
+                }
             }
         }
     }

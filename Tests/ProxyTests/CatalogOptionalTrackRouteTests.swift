@@ -1,6 +1,7 @@
 import Foundation
 import TestSupport
 import Testing
+@testable import Proxy
 
 /// `"optional": true` tracks over real sockets: listed only when their source exists, probed with
 /// HEAD (GET where HEAD is refused), one probe per source however many first requests arrive.
@@ -87,6 +88,22 @@ import Testing
         }
     }
 
+    @Test func requestsForAssetsTheOriginDoesNotHaveMakeNoProbeAndAnExistingAssetStillGetsOne() async throws {
+        let sources = try SubtitleSourceOrigin()
+        try await withSubtitleSources(Self.config(), sources: sources) { proxy in
+            for index in 0..<5 {
+                #expect(try await proxy.get("/origin/invented-\(index)/master.m3u8").status == 404)
+                // The subtitle route resolves the same tracks: no probe for an invented asset either.
+                let subtitle = SubtitleURL(setName: "catalog", trackID: "de", masterTarget: "/origin/invented-\(index)/master.m3u8", resource: .playlist)
+                #expect(try await proxy.get(subtitle.path).status == 404)
+            }
+            #expect(sources.requests(method: "HEAD").isEmpty)
+            let existing = try await proxy.get("/origin/vod-ts/master.m3u8")
+            #expect(subtitleRenditions(existing).count == 2)
+            #expect(sources.requests(method: "HEAD").count == 1)
+        }
+    }
+
     @Test func aProbeAnswerIsKeptForTheTracksTTLNotTheMasterTTL() async throws {
         let sources = try SubtitleSourceOrigin()
         try await withSubtitleSources(Self.config(masterTTL: 0), sources: sources) { proxy in
@@ -94,7 +111,8 @@ import Testing
                 let master = try await proxy.get("/origin/vod-ts/master.m3u8")
                 #expect(subtitleRenditions(master).count == 2)
             }
-            #expect(proxy.origin.hits("/vod-ts/master.m3u8") == 3)
+            // One more for the first request: its probe waited for the master to answer, and a TTL of 0 keeps nothing.
+            #expect(proxy.origin.hits("/vod-ts/master.m3u8") == 4)
             #expect(sources.requests(method: "HEAD").count == 1)
         }
     }

@@ -102,6 +102,33 @@ import Testing
         }
     }
 
+    @Test func theBackendSetsSourcesServeCuesWhenTheProxyRunsOnTheConfiguredPort() async throws {
+        // The backend's sources are absolute (a backend may not name files), on the configured port: a
+        // copy of the sample with its tracks file following a free port plays as the example does on 8080.
+        let port = try LoopbackPort.free()
+        let copy = FileManager.default.temporaryDirectory.appendingPathComponent("example-backend-\(port)").path
+        try? FileManager.default.removeItem(atPath: copy)
+        try FileManager.default.copyItem(atPath: RealPlayerTests.repositoryRoot + "/Examples/sample-vod", toPath: copy)
+        defer { try? FileManager.default.removeItem(atPath: copy) }
+        let tracksFile = copy + "/catalog/lecture/tracks.json"
+        let tracks = try String(contentsOfFile: tracksFile, encoding: .utf8)
+        #expect(tracks.contains("http://127.0.0.1:8080/sample/subs/fr.vtt"))
+        try tracks.replacingOccurrences(of: "127.0.0.1:8080", with: "127.0.0.1:\(port)").write(toFile: tracksFile, atomically: true, encoding: .utf8)
+        let config = try Self.config {
+            $0.replacingOccurrences(of: "http://127.0.0.1:8080/sample/catalog/", with: "http://127.0.0.1:\(port)/sample/catalog/")
+                .replacingOccurrences(of: #""origin": "Examples/sample-vod""#, with: "\"origin\": \"\(copy)\"")
+        }
+        try await Self.withService(config, port: port) { port, _ in
+            let master = try await TestClient.get(port: port, "/sample/backend/lecture/master.m3u8")
+            #expect(Self.languages(master) == ["en", "fr", "es"])
+            let segment = SubtitleURL(setName: "backend", trackID: "fr", masterTarget: "/sample/backend/lecture/master.m3u8", resource: .segment(0))
+            let cues = try await TestClient.get(port: port, segment.path)
+            #expect(cues.status == 200)
+            #expect(cues.text.contains("00:00:00.500 --> 00:00:02.500"), "\(cues.text)")
+            #expect(cues.text.contains("Une mire de test apparaît."))
+        }
+    }
+
     @Test func theBackendSetFallsBackToItsStaticTrackWhenNothingAnswersOnThatPort() async throws {
         let config = try Self.config {
             $0.replacingOccurrences(of: "http://127.0.0.1:8080/sample/catalog/", with: "http://127.0.0.1:\(LoopbackPort.refusing)/sample/catalog/")
@@ -148,5 +175,56 @@ import Testing
         // A key of its own is not warned about.
         let own = try Self.config { $0.replacingOccurrences(of: ProxyConfig.Signing.publishedExampleKey, with: String(repeating: "x", count: 40)) }
         #expect(own.signing.publishedExampleKeyWarnings.isEmpty)
+    }
+
+    // MARK: The example key off loopback
+
+    /// A URL for the sample master signed with the example key.
+    static func exampleSignedPath(_ config: ProxyConfig) throws -> String {
+        let tracks = #"[{"language": "en", "name": "English", "source": "subs/en.vtt", "default": true}]"#
+        let request = CommandLineOptions.SignRequest(master: "/sample/master.m3u8", tracks: "-")
+        return try SignCommand.playbackPath(request, tracksJSON: Array(tracks.utf8), config: config, now: WallClockTime.currentSecond()).get()
+    }
+
+    @Test func onANonLoopbackListenerTheExampleKeyIsDroppedWithAnErrorLineAndItsURLsAnswer403() async throws {
+        var config = try Self.config()
+        let path = try Self.exampleSignedPath(config)
+        config.listen.host = "0.0.0.0"
+        try await Self.withService(config) { port, lines in
+            let signed = try await TestClient.get(port: port, path)
+            #expect(signed.status == 403)
+            #expect(lines.withLock { $0 }.contains {
+                $0.contains(#""level":"error""#) && $0.contains("signing.keys.k1: is the published example key") && $0.contains("HLS_PROXY_SIGNING_KEY")
+            })
+            // The unsigned sample plays as before (the Docker image serves it).
+            let sample = try await TestClient.get(port: port, "/sample/master.m3u8")
+            #expect(Self.languages(sample) == ["en", "fr", "es"])
+        }
+    }
+
+    @Test(arguments: ["127.0.0.1", "127.8.9.10", "::1", "localhost"])
+    func onALoopbackListenerTheExampleKeyIsKept(host: String) throws {
+        var config = try Self.config()
+        config.listen.host = host
+        let confined = config.confiningPublishedExampleKey()
+        #expect(confined.errors.isEmpty)
+        #expect(confined.config.signing.keys == ["k1": ProxyConfig.Signing.publishedExampleKey])
+    }
+
+    @Test(arguments: ["0.0.0.0", "::", "192.168.1.4", "127.0.0.1.example", "proxy.internal"])
+    func offLoopbackOnlyThePublishedKeyIsDroppedAndARealKeyIsKept(host: String) throws {
+        let real = String(repeating: "r", count: 40)
+        var config = try Self.config { $0.replacingOccurrences(of: #""k1": "example"#, with: #""k2": "\#(real)", "k1": "example"#) }
+        config.listen.host = host
+        let confined = config.confiningPublishedExampleKey()
+        #expect(confined.config.signing.keys == ["k2": real])
+        #expect(confined.errors.count == 1)
+    }
+
+    @Test func checkConfigWithANonLoopbackHostSaysTheExampleKeyIsDropped() async throws {
+        let result = try await RunningProcess.run(["--check-config", "--config", Self.path, "--host", "0.0.0.0"])
+        #expect(result.status == 0, "\(result.err)")
+        #expect(result.err.contains("error: signing.keys.k1: is the published example key"), "\(result.err)")
+        #expect(result.err.contains("the key is dropped"), "\(result.err)")
     }
 }

@@ -63,4 +63,69 @@ import Testing
             #expect(proxy.origin.lastHeaders("/vod-ts/subs/moved/en.vtt")?["X-Origin-Token"] == "secret-token")
         }
     }
+
+    // MARK: Encoded dot segments
+
+    /// Spellings of a parent segment that some origins decode or read as `..`: none is "under the base".
+    static let encodedParents = ["..%2f", "..%2F", "%2e%2e%2f", "..%5c", "..;/", "..%09/"]
+
+    /// A token whose English source is `ORIGIN/vod-ts/<spelling>admin/en.vtt`.
+    static func encodedParentToken(_ proxy: ProxyHarness, _ spelling: String) -> String {
+        Playback.token(master: "/origin/master.m3u8", tracks: [.object([
+            "language": .string("en"), "name": .string("English"), "source": .string(proxy.origin.baseURL + "/vod-ts/\(spelling)admin/en.vtt"),
+        ])])
+    }
+
+    @Test(arguments: encodedParents)
+    func aSourceWithAnEncodedParentSegmentIsAddressCheckedAndRefused(spelling: String) async throws {
+        let config = Playback.basePathConfig(embedded: #""allow_hosts": ["127.0.0.1"]"#)
+        try await withProxy(config, environment: Playback.environment) { proxy in
+            let segment = try await Self.firstSegment(proxy, Self.encodedParentToken(proxy, spelling))
+            #expect(SubtitleRouteTests.timingLines(segment.text).isEmpty)
+            #expect(proxy.logLines.contains { $0.contains("subtitle source unusable") && $0.contains("private address") })
+        }
+    }
+
+    @Test(arguments: encodedParents)
+    func aSourceWithAnEncodedParentSegmentGetsNoneOfTheMountsInjectedHeaders(spelling: String) async throws {
+        let config = Playback.basePathConfig(embedded: #""allow_hosts": ["127.0.0.1"], "allow_private_networks": true"#)
+        try await withProxy(config, environment: Playback.environment) { proxy in
+            let seen = "/vod-ts/\(spelling)admin/en.vtt".removingPercentEncoding ?? ""
+            proxy.origin.setFault(seen, .body(Self.vtt, contentType: "text/vtt"))
+            let segment = try await Self.firstSegment(proxy, Self.encodedParentToken(proxy, spelling))
+            // The fetch reached the origin (the cue is there), without the mount's field.
+            #expect(segment.text.contains("Moved inside the base"))
+            #expect(proxy.origin.hits(seen) == 1)
+            #expect(proxy.origin.lastHeaders(seen)?["X-Origin-Token"] == nil)
+        }
+    }
+
+    @Test(arguments: encodedParents)
+    func aRedirectToAnEncodedParentSegmentIsAddressCheckedAndRefused(spelling: String) async throws {
+        let config = Playback.basePathConfig(embedded: #""allow_hosts": ["127.0.0.1"]"#)
+        try await withProxy(config, environment: Playback.environment) { proxy in
+            proxy.origin.setFault("/vod-ts/subs/en.vtt", .redirect(proxy.origin.baseURL + "/vod-ts/\(spelling)admin/en.vtt"))
+            let seen = "/vod-ts/\(spelling)admin/en.vtt".removingPercentEncoding ?? ""
+            proxy.origin.setFault(seen, .body(Self.vtt, contentType: "text/vtt"))
+            let segment = try await Self.firstSegment(proxy, Self.token(proxy))
+            #expect(SubtitleRouteTests.timingLines(segment.text).isEmpty)
+            #expect(proxy.origin.hits("/vod-ts/subs/en.vtt") == 1)
+            #expect(proxy.origin.hits(seen) == 0)
+        }
+    }
+
+    @Test(arguments: encodedParents)
+    func aRedirectToAnEncodedParentSegmentGetsNoneOfTheMountsInjectedHeaders(spelling: String) async throws {
+        let config = Playback.basePathConfig(embedded: #""allow_hosts": ["127.0.0.1"], "allow_private_networks": true"#)
+        try await withProxy(config, environment: Playback.environment) { proxy in
+            proxy.origin.setFault("/vod-ts/subs/en.vtt", .redirect(proxy.origin.baseURL + "/vod-ts/\(spelling)admin/en.vtt"))
+            let seen = "/vod-ts/\(spelling)admin/en.vtt".removingPercentEncoding ?? ""
+            proxy.origin.setFault(seen, .body(Self.vtt, contentType: "text/vtt"))
+            let segment = try await Self.firstSegment(proxy, Self.token(proxy))
+            #expect(segment.text.contains("Moved inside the base"))
+            #expect(proxy.origin.lastHeaders("/vod-ts/subs/en.vtt")?["X-Origin-Token"] == "secret-token")
+            #expect(proxy.origin.hits(seen) == 1)
+            #expect(proxy.origin.lastHeaders(seen)?["X-Origin-Token"] == nil)
+        }
+    }
 }

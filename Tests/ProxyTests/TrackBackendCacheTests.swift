@@ -1,3 +1,4 @@
+import HLS
 import HTTPClient
 @testable import Proxy
 import TestSupport
@@ -87,6 +88,38 @@ import Testing
         #expect(origin.requests(path: "/api/0").count == 2)
     }
 
+    /// An answer with one track whose source is `bytes` long.
+    static func answer(sourceBytes bytes: Int) -> TrackBackendDocument {
+        let track = TrackConfig(id: "en", track: SubtitleTrack(name: "English", language: "en"), source: "http://cdn.example/" + String(repeating: "s", count: bytes))
+        return .tracks([track], dropped: 0, droppedReasons: [])
+    }
+
+    @Test func largeAnswersForgetTheOldestOnesByBytesWhileSmallOnesShareTheBudget() async {
+        let large = Self.answer(sourceBytes: 40_000)
+        let cost = TrackBackendCache.cost(of: large)
+        // Room for two large answers, not three, and far fewer than the entry cap.
+        let cache = TrackBackendCache(maxEntries: 1000, maxBytes: 2 * cost + cost / 2)
+        for key in ["a", "b", "c"] {
+            _ = await cache.document(for: key, successTTL: .seconds(60), failureTTL: .seconds(60), staleTTL: .zero, load: { large })
+        }
+        #expect(cache.documentCount == 2)
+        #expect(!cache.knows("a"))
+        #expect(cache.knows("b") && cache.knows("c"))
+        #expect(cache.documentBytes == 2 * cost)
+        // Small answers: many fit where the large ones were, each evicting only what it needs.
+        let small = Self.answer(sourceBytes: 10)
+        for index in 0..<20 {
+            _ = await cache.document(for: "small-\(index)", successTTL: .seconds(60), failureTTL: .seconds(60), staleTTL: .zero, load: { small })
+        }
+        #expect(cache.knows("small-0") && cache.knows("small-19"))
+        #expect(cache.documentBytes <= 2 * cost + cost / 2)
+        // An answer larger than the whole budget is still kept, alone.
+        let huge = Self.answer(sourceBytes: 200_000)
+        _ = await cache.document(for: "huge", successTTL: .seconds(60), failureTTL: .seconds(60), staleTTL: .zero, load: { huge })
+        #expect(cache.documentCount == 1)
+        #expect(cache.documentBytes == TrackBackendCache.cost(of: huge))
+    }
+
     // MARK: Stale-if-error
 
     /// A backend at `/api/a` that answers the good document until `failing` says otherwise.
@@ -149,6 +182,50 @@ import Testing
         failing.withLock { $0 = TestOrigin.response(status: 500, body: Array("down\n".utf8)) }
         #expect(TrackBackendTests.reason(await fixture.tracks()) == "status: backend answered 500")
         #expect(fixture.metrics.tracksBackendStaleServed(reason: "status") == 0)
+    }
+
+    /// A fixture whose answers are fresh for 10 s and may stand in for 20 s more, with a failed refresh
+    /// kept for 60 s: the fallback TTL reaches past the stale bound.
+    static func longFallbackFixture(_ origin: TestOrigin, clock: CacheClock) throws -> Fixture {
+        try Fixture(
+            tracksURL: origin.url("/api/a"), cache: #"{"tracks_ttl_seconds": 10, "tracks_stale_seconds": 20, "fallback_ttl_seconds": 60}"#,
+            clock: clock)
+    }
+
+    @Test func aFallbackTTLLongerThanTheStaleBoundServesNoTracksPastTheBound() async throws {
+        let failing = LockedBox<[UInt8]?>(nil)
+        let origin = try Self.switchable(failing)
+        defer { origin.stop() }
+        let clock = CacheClock.adjustable()
+        let fixture = try Self.longFallbackFixture(origin, clock: clock)
+        #expect(TrackBackendTests.tracks(await fixture.tracks()).map(\.id) == ["en"])
+        failing.withLock { $0 = TestOrigin.response(status: 503, body: Array("down\n".utf8)) }
+        clock.advance(by: .seconds(15))
+        #expect(TrackBackendTests.tracks(await fixture.tracks()).map(\.id) == ["en"])
+        clock.advance(by: .seconds(10))
+        // 25 s: inside the stale bound (30 s) and the failure's TTL, so the backend is not asked again.
+        #expect(TrackBackendTests.tracks(await fixture.tracks()).map(\.id) == ["en"])
+        #expect(origin.requests(path: "/api/a").count == 2)
+        clock.advance(by: .seconds(10))
+        // 35 s: past the bound the backend is asked again, and its failure gives no tracks.
+        #expect(TrackBackendTests.reason(await fixture.tracks()) == "status: backend answered 503")
+        #expect(origin.requests(path: "/api/a").count == 3)
+    }
+
+    @Test func aFallbackTTLLongerThanTheStaleBoundLetsA404ReplaceTheAnswerAtTheBound() async throws {
+        let failing = LockedBox<[UInt8]?>(nil)
+        let origin = try Self.switchable(failing)
+        defer { origin.stop() }
+        let clock = CacheClock.adjustable()
+        let fixture = try Self.longFallbackFixture(origin, clock: clock)
+        #expect(TrackBackendTests.tracks(await fixture.tracks()).map(\.id) == ["en"])
+        failing.withLock { $0 = TestOrigin.response(status: 503, body: Array("down\n".utf8)) }
+        clock.advance(by: .seconds(15))
+        #expect(TrackBackendTests.tracks(await fixture.tracks()).map(\.id) == ["en"])
+        failing.withLock { $0 = TestOrigin.response(status: 404, body: Array("no such asset\n".utf8)) }
+        clock.advance(by: .seconds(20))
+        #expect(TrackBackendTests.reason(await fixture.tracks()) == "status: backend answered 404")
+        #expect(fixture.metrics.tracksBackendStaleServed(reason: "status") == 1)
     }
 
     // MARK: Config

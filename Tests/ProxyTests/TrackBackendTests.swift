@@ -17,7 +17,7 @@ import Testing
         init(
             tracksURL: String, setFields: String = "", sourceHosts: String = #"["127.0.0.1"]"#, embedded: String = #"{"allow_hosts": ["cdn.example"]}"#, cache: String = "{}",
             limits: String = "{}", timeouts: String = "{}", environment: [String: String] = [:], client: OriginClient = makeTestClient(),
-            resolver: HostResolver = .system
+            resolver: HostResolver = .system, clock: CacheClock = .system
         ) throws {
             let json = #"""
                 {"mounts": {"vod": {"origin": "http://127.0.0.1:9", "inject_headers": {"X-Mount-Secret": "mount-only"}}},
@@ -28,7 +28,7 @@ import Testing
             let warnings = LockedBox<[String]>([])
             let logger = ProxyLogger(level: .warn, accessSink: { _ in }, diagnosticSink: { line in warnings.withLock { $0.append(line) } })
             metrics = ProxyMetrics()
-            backend = TrackBackend(config: config, origin: client, logger: logger, metrics: metrics, resolver: resolver)
+            backend = TrackBackend(config: config, origin: client, logger: logger, metrics: metrics, resolver: resolver, clock: clock)
             set = try #require(config.subtitleSets.first)
             self.warnings = warnings
         }

@@ -78,6 +78,9 @@ struct RecentlyUsedTable<Key: Hashable, Value> {
         freeSlots.append(slot)
     }
 
+    /// The least recently used key, the next one a full table forgets.
+    var oldestKey: Key? { oldest.map { nodes[$0].key } }
+
     /// The keys from most to least recently used, for tests.
     var keysByRecentUse: [Key] {
         var keys: [Key] = []

@@ -18,14 +18,19 @@ struct TrackBackend: Sendable {
     let resolver: HostResolver
     let cache: TrackBackendCache
 
-    /// Makes a backend client with an empty cache.
-    init(config: ProxyConfig, origin: OriginClient, logger: ProxyLogger, metrics: ProxyMetrics, resolver: HostResolver = .system) {
+    /// Makes a backend client with an empty cache, timed by `clock`. Its answers share a byte budget of
+    /// `cache.max_bytes / 64`, as the optional-track probes do, besides `limits.max_tracks_cache_entries`.
+    init(
+        config: ProxyConfig, origin: OriginClient, logger: ProxyLogger, metrics: ProxyMetrics, resolver: HostResolver = .system,
+        clock: CacheClock = .system
+    ) {
         self.config = config
         self.origin = origin
         self.logger = logger
         self.metrics = metrics
         self.resolver = resolver
-        self.cache = TrackBackendCache(maxEntries: config.limits.maxTracksCacheEntries)
+        self.cache = TrackBackendCache(
+            maxEntries: config.limits.maxTracksCacheEntries, maxBytes: max(0, config.cache.maxBytes / 64), clock: clock)
     }
 
     /// The tracks `url` (already substituted) gives for the master at `masterURL`, in `set`. Never

@@ -33,20 +33,62 @@ final class TrackBackendCache: Sendable {
         var documents: RecentlyUsedTable<String, Entry>
         var loading: [String: Task<Answer, Never>] = [:]
         var verdicts: RecentlyUsedTable<String, (verdict: HostVerdict, expires: MonotonicTime)>
+        /// The decoded size of the answers kept (`TrackBackendCache.cost(of:)`), held under `maxBytes`.
+        var documentBytes = 0
+        let maxBytes: Int
+
+        /// Keeps `entry` as the most recent answer, first forgetting the least recently used ones while
+        /// the table is full or their bytes and this one's pass the budget; the newest is always kept.
+        mutating func storeDocument(_ entry: Entry, for key: String) {
+            removeDocument(key)
+            let cost = TrackBackendCache.cost(of: entry.document)
+            while let oldest = documents.oldestKey, documents.count >= documents.capacity || documentBytes + cost > maxBytes {
+                removeDocument(oldest)
+            }
+            documents.set(entry, for: key)
+            documentBytes += cost
+        }
+
+        mutating func removeDocument(_ key: String) {
+            guard let kept = documents.peek(key) else { return }
+            documentBytes -= TrackBackendCache.cost(of: kept.document)
+            documents.remove(key)
+        }
+    }
+
+    /// What an answer costs the budget: the bytes of its tracks' strings (or its failure's text) plus a
+    /// fixed share for the entry itself, so a few huge answers cannot hold what thousands of small ones would.
+    static func cost(of document: TrackBackendDocument) -> Int {
+        switch document {
+        case .tracks(let tracks, _, let reasons):
+            let trackBytes = tracks.reduce(0) { total, track in
+                total + track.id.utf8.count + track.source.utf8.count + track.track.name.utf8.count + track.track.language.utf8.count + 128
+            }
+            return reasons.reduce(trackBytes + 256) { $0 + $1.utf8.count }
+        case .failed(let label, let detail, _):
+            return label.utf8.count + detail.utf8.count + 256
+        }
     }
 
     private let state: Mutex<State>
+    /// What TTLs and the stale bound are measured on: the monotonic clock, or a test's adjustable one.
+    private let clock: CacheClock
     /// Requests that found a fetch in flight and waited for it, for tests.
     private let joinedCount = Atomic<Int>(0)
     var fetchesJoined: Int { joinedCount.load(ordering: .relaxed) }
 
-    /// Makes an empty cache of at most `maxEntries` answers and as many host verdicts.
-    init(maxEntries: Int = ProxyConfig.Limits().maxTracksCacheEntries) {
-        state = Mutex(State(documents: RecentlyUsedTable(capacity: maxEntries), verdicts: RecentlyUsedTable(capacity: maxEntries)))
+    /// Makes an empty cache of at most `maxEntries` answers costing at most `maxBytes` together (the
+    /// newest is kept whatever its size), as many host verdicts, timed by `clock`.
+    init(maxEntries: Int = ProxyConfig.Limits().maxTracksCacheEntries, maxBytes: Int = Int.max, clock: CacheClock = .system) {
+        self.clock = clock
+        state = Mutex(State(
+            documents: RecentlyUsedTable(capacity: maxEntries), verdicts: RecentlyUsedTable(capacity: maxEntries), maxBytes: maxBytes))
     }
 
     /// How many answers are kept, for tests and bounds.
     var documentCount: Int { state.withLock { $0.documents.count } }
+    /// What the answers kept cost the byte budget, for tests and bounds.
+    var documentBytes: Int { state.withLock { $0.documentBytes } }
 
     /// Whether `key` has an answer kept (live or past its TTL) or a fetch in flight: asking for it
     /// then says nothing new about the asset.
@@ -68,7 +110,7 @@ final class TrackBackendCache: Sendable {
                 joinedCount.add(1, ordering: .relaxed)
                 return .waiting(running)
             }
-            if let entry = state.documents.value(for: key), entry.expires > .now() {
+            if let entry = state.documents.value(for: key), entry.expires > clock.now() {
                 return .ready(Answer(document: entry.document, staleFor: nil))
             }
             let running = Task { [weak self] in
@@ -97,20 +139,21 @@ final class TrackBackendCache: Sendable {
     ) -> Answer {
         state.withLock { state in
             state.loading[key] = nil
-            let now = MonotonicTime.now()
+            let now = clock.now()
             if document.mayServeStale, let kept = state.documents.peek(key), let staleUntil = kept.staleUntil, staleUntil > now {
-                // The last good answer stands in; the backend is asked again after the failure TTL.
+                // The last good answer stands in; the backend is asked again after the failure TTL, or at
+                // the stale bound if that comes first (RFC 5861 §4: never served past it; a 404 then replaces it).
                 if document.isCacheable {
-                    state.documents.set(Entry(document: kept.document, expires: now + failureTTL, staleUntil: staleUntil), for: key)
+                    state.storeDocument(Entry(document: kept.document, expires: min(now + failureTTL, staleUntil), staleUntil: staleUntil), for: key)
                 }
                 return Answer(document: kept.document, staleFor: document)
             }
             if !document.isCacheable {
-                state.documents.remove(key)
+                state.removeDocument(key)
             } else if case .tracks = document {
-                state.documents.set(Entry(document: document, expires: now + successTTL, staleUntil: now + successTTL + staleTTL), for: key)
+                state.storeDocument(Entry(document: document, expires: now + successTTL, staleUntil: now + successTTL + staleTTL), for: key)
             } else {
-                state.documents.set(Entry(document: document, expires: now + failureTTL, staleUntil: nil), for: key)
+                state.storeDocument(Entry(document: document, expires: now + failureTTL, staleUntil: nil), for: key)
             }
             return Answer(document: document, staleFor: nil)
         }
@@ -119,7 +162,7 @@ final class TrackBackendCache: Sendable {
     /// The live verdict for a source host, or nil when none is known.
     func hostVerdict(for key: String) -> HostVerdict? {
         state.withLock { state in
-            guard let entry = state.verdicts.value(for: key), entry.expires > .now() else { return nil }
+            guard let entry = state.verdicts.value(for: key), entry.expires > clock.now() else { return nil }
             return entry.verdict
         }
     }
@@ -127,7 +170,7 @@ final class TrackBackendCache: Sendable {
     /// Keeps a source host's verdict for `ttl`.
     func storeHostVerdict(_ verdict: HostVerdict, for key: String, ttl: Duration) {
         state.withLock { state in
-            _ = state.verdicts.set((verdict, MonotonicTime.now() + ttl), for: key)
+            _ = state.verdicts.set((verdict, clock.now() + ttl), for: key)
         }
     }
 }

@@ -21,14 +21,7 @@ extension TrackResolver {
             return nil
         }
         if !masterInHand, backend.wouldAsk(url: url, set: set) {
-            // Through the playlist cache, so the master's own fetch that follows is a memory hit.
-            let (fetched, _) = try await fetcher.cachedPlaylist(master.url, kind: "master", for: master, request: request)
-            guard (200..<300).contains(fetched.status) else {
-                logger.debug("tracks backend not asked: the origin master is not there", [
-                    ("path", master.proxyPath), ("set", set.name), ("status", String(fetched.status)),
-                ])
-                throw OriginFetcher.originFailure(fetched.status, what: "master playlist")
-            }
+            try await requireOriginMaster(master, set: set, request: request, before: "tracks backend not asked")
         }
         switch await backend.tracks(url: url, set: set, masterURL: master.url) {
         case .tracks(let tracks, _):
@@ -39,6 +32,18 @@ extension TrackResolver {
             }
         case .failed:
             return nil
+        }
+    }
+
+    /// Throws the origin's own error unless its master answers 2xx. Through the playlist cache
+    /// (coalesced, kept `cache.master_ttl_seconds`), so the master's own fetch that follows is a memory hit.
+    func requireOriginMaster(_ master: OriginTarget, set: SubtitleSet, request: HTTPRequest, before what: String) async throws {
+        let (fetched, _) = try await fetcher.cachedPlaylist(master.url, kind: "master", for: master, request: request)
+        guard (200..<300).contains(fetched.status) else {
+            logger.debug("\(what): the origin master is not there", [
+                ("path", master.proxyPath), ("set", set.name), ("status", String(fetched.status)),
+            ])
+            throw OriginFetcher.originFailure(fetched.status, what: "master playlist")
         }
     }
 }

@@ -4,14 +4,17 @@ import HTTPWire
 extension TrackResolver {
     /// The tracks without the optional ones whose source does not exist now. Probes run side by side,
     /// each answer kept for `cache.tracks_ttl_seconds`; load shedding (503) is passed on, never taken
-    /// for an absent source.
+    /// for an absent source. A probe is sent only once the origin master answered 2xx (as the backend is
+    /// asked): an invented asset costs the origin one cached master fetch, not a HEAD per optional
+    /// track, and gets the origin's error. `masterInHand`: the caller holds the master's bytes (the
+    /// offline `rewrite` command).
     func droppingAbsentOptionalTracks(
-        _ tracks: [TrackConfig], set: SubtitleSet, master: OriginTarget, request: HTTPRequest
+        _ tracks: [TrackConfig], set: SubtitleSet, master: OriginTarget, request: HTTPRequest, masterInHand: Bool = false
     ) async throws -> [TrackConfig] {
         guard tracks.contains(where: \.optional) else { return tracks }
         let present = try await withThrowingTaskGroup(of: (Int, Bool).self) { group in
             for (index, track) in tracks.enumerated() where track.optional {
-                group.addTask { (index, try await self.sourceExists(track, set: set, master: master, request: request)) }
+                group.addTask { (index, try await self.sourceExists(track, set: set, master: master, request: request, masterInHand: masterInHand)) }
             }
             var present = Set<Int>()
             for try await (index, exists) in group where exists { present.insert(index) }
@@ -21,7 +24,9 @@ extension TrackResolver {
     }
 
     /// Whether an optional track's source answers 2xx to HEAD, or to GET where HEAD is refused (405, 501).
-    func sourceExists(_ track: TrackConfig, set: SubtitleSet, master: OriginTarget, request: HTTPRequest) async throws -> Bool {
+    func sourceExists(
+        _ track: TrackConfig, set: SubtitleSet, master: OriginTarget, request: HTTPRequest, masterInHand: Bool = false
+    ) async throws -> Bool {
         guard let url = SubtitleCueLoader.sourceURL(of: track, master: master) else {
             logger.log(.warn, "optional track left out: its source URI does not resolve", [("set", set.name), ("track", track.id)])
             return false
@@ -34,6 +39,10 @@ extension TrackResolver {
         let tracksTTL = config.cache.tracksTTL
         let failedTTL = min(config.cache.fallbackTTL, tracksTTL)
         return try await probes.exists(key) { [self] in
+            // Only a probe about to be sent needs the master: a kept answer costs the origin nothing.
+            if !masterInHand {
+                try await requireOriginMaster(master, set: set, request: request, before: "optional track not probed")
+            }
             do {
                 let status = try await probeStatus(url, track: track, set: set, master: master, request: request)
                 let exists = (200..<300).contains(status)

@@ -34,7 +34,7 @@ struct TrackResolver: Sendable {
         let backendTracks = try await backendTracks(set, master: master, request: request, masterInHand: masterInHand)
         let tracks = backendTracks ?? set.tracks
         let substituted = backendTracks ?? substitutingCaptures(in: tracks, set: set, master: master)
-        let present = try await droppingAbsentOptionalTracks(substituted, set: set, master: master, request: request)
+        let present = try await droppingAbsentOptionalTracks(substituted, set: set, master: master, request: request, masterInHand: masterInHand)
         let choices = PlayerChoices(query: splitTarget(master.proxyTarget).query)
         let resolved = ResolvedTracks(tracks: choices.isEmpty ? present : choices.applied(to: present))
         if logger.isEnabled(.debug), resolved.tracks.count != tracks.count || !choices.isEmpty {

@@ -35,4 +35,33 @@ extension ProxyConfig {
             }
         }
     }
+
+    /// Whether `host` (the effective listen host) takes connections only from this machine: 127.0.0.0/8,
+    /// ::1 or localhost. Anything else (0.0.0.0, a LAN address, a name) may face other machines.
+    static func isLoopbackHost(_ host: String) -> Bool {
+        let host = host.lowercased()
+        if host == "localhost" || host == "::1" || host == "[::1]" { return true }
+        let parts = host.split(separator: ".", omittingEmptySubsequences: false)
+        guard parts.count == 4, parts.allSatisfy({ !$0.isEmpty && $0.count <= 3 && $0.allSatisfy(\.isASCII) && UInt8($0) != nil }) else {
+            return false
+        }
+        return parts[0] == "127"
+    }
+
+    /// This config with every key whose secret is the published example key dropped when the listen
+    /// host is not loopback, and one error line per key dropped: the example key signs any URL for
+    /// anyone, so it is honoured only where no other machine can reach the listener (docs/signing.md).
+    public func confiningPublishedExampleKey() -> (config: ProxyConfig, errors: [String]) {
+        guard !Self.isLoopbackHost(listen.host) else { return (self, []) }
+        let published = signing.keys.filter { $0.value == Signing.publishedExampleKey }.keys.sorted()
+        guard !published.isEmpty else { return (self, []) }
+        var confined = self
+        for id in published { confined.signing.keys[id] = nil }
+        let errors = published.map { id in
+            "signing.keys.\(id): is the published example key (docs/signing.md) and the proxy listens on \(listen.host), not loopback:"
+                + " the key is dropped and signed URLs it would sign answer 403; set a real key with \"${HLS_PROXY_SIGNING_KEY}\""
+                + " (`openssl rand -base64 32`)"
+        }
+        return (confined, errors)
+    }
 }

@@ -34,7 +34,7 @@ extension OfflineRewrite {
                 ])
                 return false
             }
-            let present = try await resolver.droppingAbsentOptionalTracks(local, set: set, master: master, request: request)
+            let present = try await resolver.droppingAbsentOptionalTracks(local, set: set, master: master, request: request, masterInHand: true)
             let choices = PlayerChoices(query: query)
             return ResolvedTracks(tracks: choices.isEmpty ? present : choices.applied(to: present))
         } catch let error as ProxyError {

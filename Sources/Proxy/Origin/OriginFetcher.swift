@@ -215,15 +215,18 @@ struct OriginFetcher: Sendable {
     }
 
     /// Whether `url` has the connection origin of the http mount `mount` and a path inside its base
-    /// path, with no dot segment that could climb out of it (RFC 3986 §5.2.4).
+    /// path, with no dot segment that could climb out of it (RFC 3986 §5.2.4). Each segment is decoded
+    /// leniently and judged as the router judges request paths (`DotSegment`): `..%2f`, `..;` or `..%09`
+    /// climb on some origins, so only a segment every reading keeps a name counts as inside.
     static func isUnderBase(_ url: String, of mount: Mount) -> Bool {
         guard case .http(let base) = mount.origin, let origin = OriginURL.connectionOrigin(of: url),
               OriginURL.connectionOrigin(of: base) == origin else { return false }
         let path = OriginURL(parsing: url).path
-        let dotSegments: Set<String> = [".", "..", "%2e", "%2e%2e", ".%2e", "%2e."]
-        guard !path.split(separator: "/", omittingEmptySubsequences: false).contains(where: { dotSegments.contains($0.lowercased()) }) else {
-            return false
+        let climbs = path.split(separator: "/", omittingEmptySubsequences: false).contains { segment in
+            let decoded = String(decoding: PathPattern.lenientlyDecoded(segment).bytes, as: UTF8.self)
+            return decoded == "." || DotSegment.reading(decoded) != .name
         }
+        guard !climbs else { return false }
         let basePath = OriginURL(parsing: base).path
         let prefix = basePath.hasSuffix("/") ? basePath : basePath + "/"
         return prefix == "/" || path == basePath || path.hasPrefix(prefix)

@@ -9,7 +9,7 @@ extension ProxyService {
     @discardableResult
     public func reload(file: String, loading load: () throws(ConfigError) -> ProxyConfig) -> Bool {
         reloading.withLock { _ in
-            let candidate: ProxyConfig
+            var candidate: ProxyConfig
             do throws(ConfigError) {
                 candidate = try load()
             } catch {
@@ -21,6 +21,12 @@ extension ProxyService {
                 return false
             }
             let running = current.handler
+            // The listener stays, so the example key is judged against the running host (docs/signing.md).
+            var confinable = candidate
+            confinable.listen.host = running.config.listen.host
+            let (confined, exampleKeyErrors) = confinable.confiningPublishedExampleKey()
+            for error in exampleKeyErrors { logger.log(.error, error) }
+            candidate.signing = confined.signing
             let reload = ConfigReload(running: running.config, candidate: candidate)
             if !reload.keptUntilRestart.isEmpty {
                 logger.log(.warn, "configuration reload kept settings that need a restart to change", [

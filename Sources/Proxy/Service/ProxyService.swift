@@ -33,6 +33,9 @@ public final class ProxyService: Sendable {
 
     /// Builds the service with the clock its memory caches expire on.
     init(config: ProxyConfig, logger: ProxyLogger, resolver: HostResolver, cacheClock: CacheClock) {
+        // The published example key signs for anyone: honoured on a loopback listener only (docs/signing.md).
+        let (config, exampleKeyErrors) = config.confiningPublishedExampleKey()
+        for error in exampleKeyErrors { logger.log(.error, error) }
         self.logger = logger
         self.cacheClock = cacheClock
         self.resolver = resolver

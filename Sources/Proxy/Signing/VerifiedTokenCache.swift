@@ -27,7 +27,7 @@ final class VerifiedTokenCache: Sendable {
         verifications.add(1, ordering: .relaxed)
         let result = verify()
         if case .success(let verified) = result {
-            table.withLock { $0.set(verified, for: token) }
+            table.withLock { _ = $0.set(verified, for: token) }
         }
         return result
     }
