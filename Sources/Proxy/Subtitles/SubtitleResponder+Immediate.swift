@@ -52,7 +52,9 @@ extension SubtitleResponder {
                 return nil
             }
             fromFallback = fallback
-            body = SubtitlePlaylistBuilder.segmented(durations: durations, uri: segmentURI(timeline), shape: shape(of: timeline, track: track, set: set))
+            // A playlist `serve` refuses is left to it, so the error is its own.
+            guard let made = try? segmentedPlaylist(durations: durations, timeline: timeline, track: track, set: set) else { return nil }
+            body = made
         }
         let control = timeline.ended == false ? growingCacheControl(fallback: fromFallback) : cacheControl(fallback: fromFallback)
         return RouteResponse(route: .subtitlePlaylist, response: .makePlaylist(TaggedBody(body), cacheControl: control))

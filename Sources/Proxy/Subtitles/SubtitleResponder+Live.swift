@@ -13,11 +13,32 @@ import HTTPServer
 ///   [t_N, t_N + d_N), mapping MPEGTS=P_N to LOCAL=t_N (a t_N before cue time 0 is written as
 ///   MPEGTS=P_N+k, LOCAL=0, k its ticks: `LiveSegmentTiming.map`).
 extension SubtitleResponder {
-    /// The URI of segment `index` of the subtitle playlist: its media sequence number in a live window
-    /// (so a reload that drops the head still names the same files), else its index.
-    func segmentURI(_ timeline: VideoTimeline?) -> (Int) -> String {
-        guard let sequence = liveSequence(of: timeline) else { return { "\($0).vtt" } }
-        return { "\(sequence + UInt64($0)).vtt" }
+    /// The segmented subtitle playlist of `durations` in the video's shape, its segments named by their
+    /// media sequence numbers in a live window (so a reload that drops the head still names the same
+    /// files), else by their indices. RFC 8216 §4.2, §6.3.2: a segment's number is the first's plus its
+    /// index and is a decimal-integer below 2^64 (and a live segment URL's is read as an Int), so a video
+    /// whose first numbers leave no room for its segments is refused with a 502 and the reason, never
+    /// written as numbers that wrap.
+    func segmentedPlaylist(
+        durations: [Double], timeline: VideoTimeline?, track: TrackConfig, set: SubtitleSet
+    ) throws(ProxyError) -> [UInt8] {
+        let shape = shape(of: timeline, track: track, set: set)
+        let count = UInt64(durations.count)
+        guard !shape.mediaSequence.addingReportingOverflow(count).overflow else {
+            throw .badGateway("the video playlist's EXT-X-MEDIA-SEQUENCE \(shape.mediaSequence) leaves no room for its \(count) segments below 2^64")
+        }
+        let discontinuities = UInt64(shape.discontinuities.count)
+        if let sequence = shape.discontinuitySequence, sequence.addingReportingOverflow(discontinuities).overflow {
+            throw .badGateway("the video playlist's EXT-X-DISCONTINUITY-SEQUENCE \(sequence) leaves no room for its \(discontinuities) discontinuities below 2^64")
+        }
+        guard let first = liveSequence(of: timeline) else {
+            return SubtitlePlaylistBuilder.segmented(durations: durations, uri: { "\($0).vtt" }, shape: shape)
+        }
+        guard first <= UInt64(Int.max) - count else {
+            throw .badGateway("the live window's EXT-X-MEDIA-SEQUENCE \(first) leaves no room for \(count) subtitle segment numbers")
+        }
+        // Checked above: every index is below `count`, so first + index fits.
+        return SubtitlePlaylistBuilder.segmented(durations: durations, uri: { "\(first + UInt64($0)).vtt" }, shape: shape)
     }
 
     /// The window's first media sequence number when the subtitle playlist mirrors it.
@@ -38,7 +59,8 @@ extension SubtitleResponder {
         let missing = ProxyError.notFound("no subtitle segment \(sequence)")
         let count = UInt64(timeline.durations.count)
         guard sequence >= 0, UInt64(sequence) >= first, UInt64(sequence) - first < count else {
-            throw ProxyError.notFound("subtitle segment \(sequence) is not in the video's live window (\(first) to \(first + count) exclusive)")
+            let (end, overflow) = first.addingReportingOverflow(count)
+            throw ProxyError.notFound("subtitle segment \(sequence) is not in the video's live window (\(first) to \(overflow ? "2^64" : String(end)) exclusive)")
         }
         // `liveFirstSequence` keeps first + count within Int, so the window's numbers are Ints.
         let listed = Int(first)..<(Int(first) + timeline.durations.count)

@@ -49,7 +49,7 @@ struct SubtitleResponder: Sendable {
             case .segmented:
                 let (durations, fallback) = try await windows(for: track, set: set, master: master, timeline: timeline, request: request)
                 fromFallback = fromFallback || fallback
-                body = SubtitlePlaylistBuilder.segmented(durations: durations, uri: segmentURI(timeline), shape: shape(of: timeline, track: track, set: set))
+                body = try segmentedPlaylist(durations: durations, timeline: timeline, track: track, set: set)
             }
             let control = timeline?.ended == false ? growingCacheControl(fallback: fromFallback) : cacheControl(fallback: fromFallback)
             return RouteResponse(route: .subtitlePlaylist, response: .makePlaylist(TaggedBody(body), cacheControl: control))

@@ -40,7 +40,8 @@ struct VideoTimeline: Sendable {
         else { return nil }
         // RFC 8216 §4.3.3.2: a missing EXT-X-MEDIA-SEQUENCE means 0.
         let first = mediaSequence ?? 0
-        guard UInt64(durations.count) <= UInt64(Int.max) - min(first, UInt64(Int.max)) else { return nil }
+        // Every listed number must fit an Int: first + count ≤ Int.max, checked without adding.
+        guard first <= UInt64(Int.max) - UInt64(durations.count) else { return nil }
         return first
     }
 

@@ -13,11 +13,12 @@ extension VideoTimelineReader {
         ])
     }
 
-    /// Says once per master path that a sequence tag was not a decimal-integer (RFC 8216 §4.2): the subtitle
-    /// playlist then writes the default (0), which may not match what a player reads from the video.
+    /// Says once per master path that a sequence tag was not a decimal-integer (RFC 8216 §4.2), or would
+    /// number its segments past 2^64-1: the subtitle playlist then writes the default (0), which may not
+    /// match what a player reads from the video.
     func noteUnreadableTags(_ timeline: VideoTimeline, master: OriginTarget) {
         guard let first = timeline.unreadableTags.first, notices.isFirst("unreadable:\(master.proxyPath)") else { return }
-        logger.log(.warn, "video playlist sequence tag is not a decimal-integer; subtitle playlist writes 0 instead", [
+        logger.log(.warn, "video playlist sequence tag is not a decimal-integer or numbers its segments past 2^64-1; subtitle playlist writes 0 instead", [
             ("master", master.proxyTarget), ("tag", Sanitized.text(first)),
         ])
     }

@@ -67,15 +67,30 @@ struct VideoTimelineReader: Sendable {
                 initSegmentURL: segment.mapURI.flatMap(resolve)
             ))
         }
+        // RFC 8216 §4.2, §4.3.3.2, §4.3.3.3: every segment's media and discontinuity sequence numbers are
+        // decimal-integers below 2^64; a first number that leaves no room for the segments after it is
+        // read like an unreadable tag (written as 0, with the warning), never carried into arithmetic.
+        var unreadableTags = media.unreadableTags
+        var mediaSequence = media.mediaSequence
+        if let first = mediaSequence, first.addingReportingOverflow(UInt64(media.segments.count)).overflow {
+            unreadableTags.append("#EXT-X-MEDIA-SEQUENCE:\(first) (+\(media.segments.count) passes 2^64-1)")
+            mediaSequence = nil
+        }
+        var discontinuitySequence = media.discontinuitySequence
+        let discontinuities = media.segments.filter(\.discontinuity).count
+        if let first = discontinuitySequence, first.addingReportingOverflow(UInt64(discontinuities)).overflow {
+            unreadableTags.append("#EXT-X-DISCONTINUITY-SEQUENCE:\(first) (+\(discontinuities) passes 2^64-1)")
+            discontinuitySequence = nil
+        }
         return VideoTimeline(
             durations: media.segments.map(\.duration),
             playlistType: media.playlistType,
             firstSegmentURL: first.flatMap { resolve($0.uri) },
             initSegmentURL: first?.mapURI.flatMap(resolve),
             parts: parts,
-            discontinuitySequence: media.discontinuitySequence,
-            mediaSequence: media.mediaSequence,
-            unreadableTags: media.unreadableTags,
+            discontinuitySequence: discontinuitySequence,
+            mediaSequence: mediaSequence,
+            unreadableTags: unreadableTags,
             segmentURLs: media.segments.map { (resolve($0.uri), $0.mapURI.flatMap(resolve)) },
             leadingDiscontinuity: first?.discontinuity ?? false,
             targetDuration: media.targetDuration,
