@@ -46,10 +46,10 @@ extension SubtitleResponder {
         timeline?.liveFirstSequence
     }
 
-    /// Live segment `sequence` (see the type's comment). Only the numbers the video's playlist lists
-    /// now are served: one after the window is not listed yet, one before it has left the playlist, so
-    /// its PTS cannot be read and no player that reloads the playlist asks for it (RFC 8216 §6.3.5);
-    /// both are 404. A listed segment whose PTS is unreadable is served without X-TIMESTAMP-MAP (no
+    /// Live segment `sequence` (see the type's comment). The numbers the video's playlist lists now are
+    /// served, and those this instance saw listed that left it lately (RFC 8216 §6.2.2: a removed
+    /// segment stays available for its duration plus the window's; `LiveWindowHistory`) from what they
+    /// were listed with. One after the window is not listed yet, one further back is gone: both 404. A listed segment whose PTS is unreadable is served without X-TIMESTAMP-MAP (no
     /// epoch: its nominal window's cues; with an epoch: no cues, its place unknown), `transient` so it
     /// is cached only for the fallback TTL, with a warn line.
     func liveSegmentFile(
@@ -58,17 +58,28 @@ extension SubtitleResponder {
     ) async throws -> (file: TaggedBody, transient: Bool) {
         let missing = ProxyError.notFound("no subtitle segment \(sequence)")
         let count = UInt64(timeline.durations.count)
-        guard sequence >= 0, UInt64(sequence) >= first, UInt64(sequence) - first < count else {
-            let (end, overflow) = first.addingReportingOverflow(count)
-            throw ProxyError.notFound("subtitle segment \(sequence) is not in the video's live window (\(first) to \(overflow ? "2^64" : String(end)) exclusive)")
-        }
         // `liveFirstSequence` keeps first + count within Int, so the window's numbers are Ints.
         let listed = Int(first)..<(Int(first) + timeline.durations.count)
-        let index = sequence - listed.lowerBound
-        let duration = timeline.durations[index]
+        let duration: Double
+        let target: Int
+        let urls: (segment: String?, initSegment: String?)
+        if listed.contains(sequence) {
+            let index = sequence - listed.lowerBound
+            duration = timeline.durations[index]
+            target = timeline.nominalTargetDuration
+            urls = timeline.segmentURLs.indices.contains(index) ? timeline.segmentURLs[index] : (nil, nil)
+        } else if let departed = timelines.departedLiveSegment(sequence, master: master, request: request) {
+            // Left the window lately: made from what it was listed with (RFC 8216 §6.2.2).
+            duration = departed.duration
+            target = departed.targetDuration
+            urls = (departed.segmentURL, departed.initURL)
+        } else {
+            let (end, overflow) = first.addingReportingOverflow(count)
+            throw ProxyError.notFound(
+                "subtitle segment \(sequence) is not in the video's live window (\(first) to \(overflow ? "2^64" : String(end)) exclusive) nor left it lately")
+        }
         var ticks: Int64?
         var reason = "the segment's URI does not resolve"
-        let urls: (segment: String?, initSegment: String?) = timeline.segmentURLs.indices.contains(index) ? timeline.segmentURLs[index] : (nil, nil)
         if let segmentURL = urls.segment {
             let start = try await timelines.liveSegmentStart(master, segmentURL: segmentURL, initURL: urls.initSegment, request: request)
             logger.debug("timestamp map", [
@@ -87,9 +98,6 @@ extension SubtitleResponder {
             }
             window = LiveSegmentTiming.onEpoch(epoch, pts: ticks, duration: duration)
         } else {
-            // RFC 8216 §4.3.3.1: EXT-X-TARGETDURATION is required; without it, the longest EXTINF rounded up.
-            let longest = timeline.durations.filter(\.isFinite).max() ?? 1
-            let target = timeline.targetDuration ?? Int(min(max(longest, 1), 86_400).rounded(.up))
             guard let nominal = LiveSegmentTiming.nominal(sequence: UInt64(sequence), targetDuration: target, duration: duration) else { throw missing }
             window = nominal
         }

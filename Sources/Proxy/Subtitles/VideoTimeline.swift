@@ -45,6 +45,13 @@ struct VideoTimeline: Sendable {
         return first
     }
 
+    /// The target duration live segment numbers are placed by: EXT-X-TARGETDURATION, or without it
+    /// (RFC 8216 §4.3.3.1: it is required) the longest EXTINF rounded up, within 1 s to a day.
+    var nominalTargetDuration: Int {
+        let longest = durations.filter(\.isFinite).max() ?? 1
+        return targetDuration ?? Int(min(max(longest, 1), 86_400).rounded(.up))
+    }
+
     /// The presentation duration: the EXTINF sum (RFC 8216 §4.3.2.1).
     var duration: Double { durations.reduce(0, +) }
 

@@ -13,6 +13,8 @@ struct VideoTimelineReader: Sendable {
     let logger: ProxyLogger
     /// Masters whose playlists were already logged as unreadable in a way that repeats on every read.
     let notices = OnceNotices()
+    /// The numbers live windows listed lately, so one that just left is still served (RFC 8216 §6.2.2).
+    let liveHistory = LiveWindowHistory()
 
     /// Segment durations and first segment of the master's first variant; nil when it cannot be had,
     /// `failed` when an origin's error status or a failed fetch kept it from us (the next try may succeed).
@@ -40,6 +42,7 @@ struct VideoTimelineReader: Sendable {
             let timeline = Self.makeTimeline(media, base: fetchedMedia.finalURL, mount: master.mount)
             noteUnreadableTags(timeline, master: master)
             noteUnnumberedLiveWindow(timeline, master: master)
+            liveHistory.note(timeline, key: key)
             // A growing playlist (EVENT or live) is read again once the media playlist's own cache entry
             // (cache.master_ttl_seconds) is stale, so players reloading the subtitle playlist see new segments.
             if timeline.ended {
@@ -97,6 +100,13 @@ struct VideoTimelineReader: Sendable {
             // RFC 8216 §4.3.3.5: a VOD playlist cannot change, whether or not it ends in ENDLIST.
             ended: media.hasEndList || media.playlistType == "VOD"
         )
+    }
+
+    /// What live segment `sequence` of the master's window was listed with, when it left the window
+    /// lately (`LiveWindowHistory`).
+    func departedLiveSegment(_ sequence: Int, master: OriginTarget, request: HTTPRequest) -> LiveWindowHistory.Segment? {
+        guard sequence >= 0 else { return nil }
+        return liveHistory.segment(UInt64(sequence), key: MemoryCacheKey.make(master.url, target: master, request: request))
     }
 
     /// The first presentation timestamp of the master's first variant's first segment, 90 kHz ticks;
