@@ -3,7 +3,9 @@ extension SubtitlePlaylistBuilder {
     static func makePlaylist(durations: [Double], uri: (Int) -> String, shape: SubtitlePlaylistShape) -> [UInt8] {
         let playlistType = shape.playlistType
         var lengths = durations.map { milliseconds(sanitized($0)) }
-        if lengths.allSatisfy({ $0 == 0 }) {
+        // A playlist that still grows may list no segment yet (RFC 8216 §6.2.1: segments are only
+        // added); a finished one always gets one, since players refuse an empty VOD playlist.
+        if lengths.allSatisfy({ $0 == 0 }), !(lengths.isEmpty && !shape.ended) {
             lengths = [milliseconds(fallbackDuration)]
         }
         // RFC 8216 §4.3.3.1: each EXTINF rounded to the nearest integer must not exceed the target,

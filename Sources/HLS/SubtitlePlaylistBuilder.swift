@@ -8,7 +8,8 @@
 ///
 /// Durations that are NaN, infinite or negative count as 0 and are capped at `maximumDuration`. A
 /// presentation of no length at all (a zero, bad or empty duration list) still gets a valid playlist:
-/// one segment of `fallbackDuration` (1 s), since an empty VOD playlist is refused by players.
+/// one segment of `fallbackDuration` (1 s), since an empty VOD playlist is refused by players; an
+/// empty list in a shape that has not ended (EVENT or live with no segment yet) writes no segment.
 public enum SubtitlePlaylistBuilder {
     /// The segment length used when there is no presentation length to speak of.
     public static let fallbackDuration: Double = 1

@@ -92,6 +92,7 @@ extension SubtitleResponder {
         for track: TrackConfig, set: SubtitleSet, master: OriginTarget, timeline: VideoTimeline, request: HTTPRequest
     ) -> (durations: [Double], fromFallback: Bool)? {
         if !timeline.durations.isEmpty { return (timeline.durations, false) }
+        if !timeline.ended { return ([], false) }
         guard let cues = cues.cachedCues(set: set, track: track, master: master, request: request) else { return nil }
         let durations = SubtitlePlaylistBuilder.fixedWindows(totalDuration: Double(cues.document.largestEnd) / 1000, segmentDuration: track.segmentDuration)
         return (durations, cues.isFallback)
