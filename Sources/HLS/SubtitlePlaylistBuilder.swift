@@ -24,6 +24,14 @@ public enum SubtitlePlaylistBuilder {
         makePlaylist(durations: [duration], uri: { _ in uri }, shape: SubtitlePlaylistShape(playlistType: playlistType))
     }
 
+    /// A playlist with one segment covering the whole presentation, in `shape` (its sequence numbers and
+    /// a discontinuity before segment 0; `shape.ended` is ignored: a single file is the whole track).
+    public static func single(duration: Double, uri: String, shape: SubtitlePlaylistShape) -> [UInt8] {
+        var finished = shape
+        finished.ended = true
+        return makePlaylist(durations: [duration], uri: { _ in uri }, shape: finished)
+    }
+
     /// A playlist with one segment per duration; `uri(i)` names segment `i` (it should end in `.vtt`).
     public static func segmented(durations: [Double], uri: (Int) -> String, playlistType: String? = "VOD") -> [UInt8] {
         makePlaylist(durations: durations, uri: uri, shape: SubtitlePlaylistShape(playlistType: playlistType))

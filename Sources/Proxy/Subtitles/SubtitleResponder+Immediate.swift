@@ -46,7 +46,7 @@ extension SubtitleResponder {
                 duration = Double(cues.document.largestEnd) / 1000
                 fromFallback = cues.isFallback
             }
-            body = SubtitlePlaylistBuilder.single(duration: duration, uri: "0.vtt", playlistType: timeline.playlistType ?? "VOD")
+            body = singlePlaylist(duration: duration, timeline: timeline)
         case .segmented:
             guard let (durations, fallback) = immediateWindows(for: track, set: set, master: master, timeline: timeline, request: request) else {
                 return nil

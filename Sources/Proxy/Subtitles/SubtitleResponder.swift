@@ -45,7 +45,7 @@ struct SubtitleResponder: Sendable {
                     duration = Double(cues.document.largestEnd) / 1000
                     fromFallback = fromFallback || cues.isFallback
                 }
-                body = SubtitlePlaylistBuilder.single(duration: duration, uri: "0.vtt", playlistType: timeline?.playlistType ?? "VOD")
+                body = singlePlaylist(duration: duration, timeline: timeline)
             case .segmented:
                 let (durations, fallback) = try await windows(for: track, set: set, master: master, timeline: timeline, request: request)
                 fromFallback = fromFallback || fallback
