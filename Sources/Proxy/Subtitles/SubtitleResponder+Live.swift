@@ -81,7 +81,7 @@ extension SubtitleResponder {
         var ticks: Int64?
         var reason = "the segment's URI does not resolve"
         if let segmentURL = urls.segment {
-            let start = try await timelines.liveSegmentStart(master, segmentURL: segmentURL, initURL: urls.initSegment, request: request)
+            let start = try await timelines.liveSegmentStart(master, sequence: sequence, segmentURL: segmentURL, initURL: urls.initSegment, request: request)
             logger.debug("timestamp map", [
                 ("sequence", String(sequence)), ("mpegts", start.ticks.map { String($0) } ?? "none"), ("source", start.source),
             ])
