@@ -28,3 +28,28 @@ import Testing
         #expect(Self.target(playlist) == "#EXT-X-TARGETDURATION:5")
     }
 }
+
+/// Epoch-mode maps are exact in ticks: cue time t maps to E + (t − L) × 90 whatever part millisecond
+/// the segment's PTS has past the epoch (docs/requests.md "Live windows").
+@Suite struct LiveSegmentEpochTicksTests {
+    @Test func theStartOfAnEpochSegmentMapsToTheExactTickOfItsWholeMillisecond() {
+        let epoch = TimestampMap(mpegts: 1_000_000, local: 2_000)
+        for extra: Int64 in [0, 1, 45, 89, 90, 179] {
+            let pts = 1_000_000 + 360_000 + extra
+            let window = LiveSegmentTiming.onEpoch(epoch, pts: pts, duration: 4)
+            let ticks = LiveSegmentTiming.epochStartTicks(epoch, pts: pts)
+            #expect(ticks == epoch.mpegts + (window.start - epoch.local) * 90, "\(extra)")
+            #expect(pts - ticks == extra % 90)
+        }
+    }
+
+    @Test func beforeCueTimeZeroTheMapPutsCueTimeZeroAtTheEpochLessItsLocalInTicks() {
+        let modulus: Int64 = 1 << 33
+        let epoch = TimestampMap(mpegts: 50, local: 1_000)
+        // 5 s and 37 ticks before the epoch: cue time -4000 ms (rounded toward the epoch).
+        let pts = (50 - 450_037 + modulus) % modulus
+        let window = LiveSegmentTiming.onEpoch(epoch, pts: pts, duration: 4)
+        let map = LiveSegmentTiming.map(pts: LiveSegmentTiming.epochStartTicks(epoch, pts: pts), local: window.start)
+        #expect(map == TimestampMap(mpegts: (50 - 1_000 * 90 + modulus) % modulus, local: 0))
+    }
+}

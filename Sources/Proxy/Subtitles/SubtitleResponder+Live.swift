@@ -90,6 +90,9 @@ extension SubtitleResponder {
         }
         let epoch = cues.mapFromOperator ? cues.document.timestampMap : nil
         let window: (start: Int64, end: Int64)
+        // The PTS the window's start maps to: the segment's own, or on an epoch the exact tick of its
+        // whole-millisecond start.
+        var mapTicks = ticks
         if let epoch {
             guard let ticks else {
                 warnUnmapped(sequence, reason: reason, set: set, track: track, master: master)
@@ -97,12 +100,13 @@ extension SubtitleResponder {
                 return (empty, true)
             }
             window = LiveSegmentTiming.onEpoch(epoch, pts: ticks, duration: duration)
+            mapTicks = LiveSegmentTiming.epochStartTicks(epoch, pts: ticks)
         } else {
             guard let nominal = LiveSegmentTiming.nominal(sequence: UInt64(sequence), targetDuration: target, duration: duration) else { throw missing }
             window = nominal
         }
         if ticks == nil { warnUnmapped(sequence, reason: reason, set: set, track: track, master: master) }
-        let map = ticks.map { SubtitleTrackCues.SegmentMap.part(LiveSegmentTiming.map(pts: $0, local: window.start)) } ?? .none
+        let map = mapTicks.map { SubtitleTrackCues.SegmentMap.part(LiveSegmentTiming.map(pts: $0, local: window.start)) } ?? .none
         guard let file = cues.windowFile(sequence, start: window.start, end: window.end, map: map, listed: listed) else { throw missing }
         return (file, ticks == nil)
     }
