@@ -44,4 +44,16 @@ import TestSupport
             for sequence in [0, 7] { #expect(try await proxy.get(Event.path(.segment(sequence))).status == 404, "segment \(sequence)") }
         }
     }
+
+    @Test func anEventsLastSegmentFileKeepsItsBytesWhenEndListArrives() async throws {
+        try await withProxy(Event.config(masterTTL: 0.2)) { proxy in
+            Event.serve(proxy, Event.videoPlaylist(segments: 1))
+            let growing = try await proxy.get(Event.path(.segment(0)))
+            #expect(growing.status == 200)
+            Event.serve(proxy, Event.videoPlaylist(segments: 1, ended: true))
+            _ = try await Event.playlist(proxy) { $0.contains("#EXT-X-ENDLIST") }
+            let ended = try await proxy.get(Event.path(.segment(0)))
+            #expect(ended.body == growing.body, "\(growing.text)\n---\n\(ended.text)")
+        }
+    }
 }
