@@ -43,6 +43,17 @@ public enum LiveSegmentTiming {
         return (start, Timestamp.saturatingAdd(start, SubtitlePlaylistBuilder.milliseconds(SubtitlePlaylistBuilder.sanitized(duration))))
     }
 
+    /// The PTS that cue time `onEpoch(epoch, pts:).start` plays at, exactly: that start is whole
+    /// milliseconds, so `pts` less the ticks of the part millisecond dropped (up to 89), modulo 2^33.
+    /// Mapping the start to `pts` itself would place every cue that many ticks early; with this, cue
+    /// time t maps to epoch.mpegts + (t − epoch.local) × 90 in every segment, as RFC 8216 §3.5 intends.
+    public static func epochStartTicks(_ epoch: TimestampMap, pts: Int64) -> Int64 {
+        let modulus: Int64 = 1 << 33
+        let dropped = nearestTickDelta(from: epoch.mpegts, to: pts) % 90
+        // Both terms within ±2^33, so the difference cannot overflow; the mask takes it modulo 2^33.
+        return ((pts & (modulus - 1)) - dropped) & (modulus - 1)
+    }
+
     /// `to − from` in 90 kHz ticks modulo 2^33 (ISO/IEC 13818-1 PTS), taken to the nearer side: a PTS
     /// just past a wrap is a little after the epoch, not 26.5 hours before it.
     public static func nearestTickDelta(from: Int64, to: Int64) -> Int64 {

@@ -3,13 +3,23 @@ extension SubtitlePlaylistBuilder {
     static func makePlaylist(durations: [Double], uri: (Int) -> String, shape: SubtitlePlaylistShape) -> [UInt8] {
         let playlistType = shape.playlistType
         var lengths = durations.map { milliseconds(sanitized($0)) }
-        if lengths.allSatisfy({ $0 == 0 }) {
+        // A playlist that still grows may list no segment yet (RFC 8216 §6.2.1: segments are only
+        // added); a finished one always gets one, since players refuse an empty VOD playlist.
+        if lengths.allSatisfy({ $0 == 0 }), !(lengths.isEmpty && !shape.ended) {
             lengths = [milliseconds(fallbackDuration)]
         }
-        // RFC 8216 §4.3.3.1: each EXTINF rounded to the nearest integer must not exceed the target,
-        // so the target is the ceiling of the longest, never a truncation.
+        // RFC 8216 §4.3.3.1: each EXTINF rounded to the nearest integer must not exceed the target. A
+        // finished playlist takes the ceiling of the longest (never a truncation); one that mirrors the
+        // video's target (EVENT, live: §6.2.1, it must not change as segments are added) takes exactly
+        // the video's, which its EXTINFs rounded to nearest fit, and only a video that breaks that rule
+        // gets the least valid one instead.
         let longest = lengths.max() ?? 0
-        let target = max(1, (longest + 999) / 1000, Int64(clamping: min(shape.minimumTargetDuration ?? 0, Int(maximumDuration))))
+        let target: Int64
+        if let mirrored = shape.minimumTargetDuration {
+            target = max(1, (longest + 500) / 1000, Int64(clamping: min(mirrored, Int(maximumDuration))))
+        } else {
+            target = max(1, (longest + 999) / 1000)
+        }
         var text = "#EXTM3U\n#EXT-X-VERSION:3\n#EXT-X-TARGETDURATION:\(target)\n#EXT-X-MEDIA-SEQUENCE:\(shape.mediaSequence)\n"
         // RFC 8216 §6.2.2: renditions' discontinuity sequence numbers must agree (AVPlayer stalls otherwise).
         if let sequence = shape.discontinuitySequence {

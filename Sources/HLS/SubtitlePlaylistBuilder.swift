@@ -8,7 +8,8 @@
 ///
 /// Durations that are NaN, infinite or negative count as 0 and are capped at `maximumDuration`. A
 /// presentation of no length at all (a zero, bad or empty duration list) still gets a valid playlist:
-/// one segment of `fallbackDuration` (1 s), since an empty VOD playlist is refused by players.
+/// one segment of `fallbackDuration` (1 s), since an empty VOD playlist is refused by players; an
+/// empty list in a shape that has not ended (EVENT or live with no segment yet) writes no segment.
 public enum SubtitlePlaylistBuilder {
     /// The segment length used when there is no presentation length to speak of.
     public static let fallbackDuration: Double = 1
@@ -21,6 +22,14 @@ public enum SubtitlePlaylistBuilder {
     /// serves; legal because VOD subtitle renditions may have their own target duration, §6.2.4).
     public static func single(duration: Double, uri: String, playlistType: String? = "VOD") -> [UInt8] {
         makePlaylist(durations: [duration], uri: { _ in uri }, shape: SubtitlePlaylistShape(playlistType: playlistType))
+    }
+
+    /// A playlist with one segment covering the whole presentation, in `shape` (its sequence numbers and
+    /// a discontinuity before segment 0; `shape.ended` is ignored: a single file is the whole track).
+    public static func single(duration: Double, uri: String, shape: SubtitlePlaylistShape) -> [UInt8] {
+        var finished = shape
+        finished.ended = true
+        return makePlaylist(durations: [duration], uri: { _ in uri }, shape: finished)
     }
 
     /// A playlist with one segment per duration; `uri(i)` names segment `i` (it should end in `.vtt`).

@@ -11,8 +11,9 @@ public struct SubtitlePlaylistShape: Sendable, Equatable {
     public var mediaSequence: UInt64
     /// Whether the playlist ends (EXT-X-ENDLIST): false while the video's playlist still grows.
     public var ended: Bool
-    /// The least EXT-X-TARGETDURATION to write: the video's, for a playlist that grows (its target may
-    /// not change as segments are added, RFC 8216 §6.2.1); nil lets the longest segment decide.
+    /// The EXT-X-TARGETDURATION to write: the video's, for a playlist that grows (its target may not
+    /// change as segments are added, RFC 8216 §6.2.1), raised only when an EXTINF rounded to nearest
+    /// passes it; nil lets the longest segment decide (its ceiling).
     public var minimumTargetDuration: Int?
 
     /// Makes a shape; the default is a finished VOD playlist without discontinuities.

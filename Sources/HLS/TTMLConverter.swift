@@ -62,7 +62,8 @@ public enum TTMLConverter {
     }
 
     /// TTML1 §6.2.11: `media` times are media times. `smpte` time codes are read as a continuous count
-    /// (what `ttp:markerMode="continuous"` declares and authoring tools produce); `discontinuous` marker
+    /// (what `ttp:markerMode="continuous"` declares and authoring tools produce) of frames at the nominal
+    /// rate, `nonDrop` or `dropNTSC` (`TTMLTimeExpression`); `discontinuous` marker
     /// mode and `clock` time have no fixed mapping to media time and are refused.
     private static func checkTimeBase(_ root: XMLTree.Element) throws(SubtitleError) {
         let timeBase = root.attribute("timeBase", in: parameterNamespaces)?.trimmingWhitespace ?? "media"
@@ -72,6 +73,10 @@ public enum TTMLConverter {
         case "smpte":
             if root.attribute("markerMode", in: parameterNamespaces)?.trimmingWhitespace == "discontinuous" {
                 throw .unsupportedTTMLTimeBase("smpte with discontinuous markers")
+            }
+            // TTML1 §6.2.3: dropPAL's dropping rule is not implemented; refused rather than mistimed.
+            if root.attribute("dropMode", in: parameterNamespaces)?.trimmingWhitespace == "dropPAL" {
+                throw .unsupportedTTMLTimeBase("smpte with dropMode dropPAL")
             }
         default:
             throw .unsupportedTTMLTimeBase(timeBase)

@@ -38,6 +38,7 @@ enum TTMLTimeExpression {
         } else {
             guard fields[2].count == 2, let whole = integer(fields[2]) else { return nil }
             guard whole < 60 else { return .failure(Refusal(reason: "seconds \(whole) not below 60")) }
+            if parameters.smpte { return smpteTime(hours: hours, minutes: minutes, seconds: whole, frames: fields[3], parameters) }
             seconds = TTMLTime(whole, 1) ?? .zero
             switch frameTime(fields[3], parameters) {
             case nil: return nil
@@ -49,6 +50,42 @@ enum TTMLTimeExpression {
         guard let total = base?.adding(seconds) else { return .failure(Refusal(reason: "too large")) }
         guard let frames else { return .success(total) }
         return total.adding(frames).map { .success($0) } ?? .failure(Refusal(reason: "too large"))
+    }
+
+    /// A time code under `ttp:timeBase="smpte"` (TTML1 §10.3.1): the frame it labels, counted at the
+    /// nominal rate (`ttp:frameRate`), less the labels `dropNTSC` skips (0 and 1 of each minute but
+    /// every tenth, §6.2.3), in seconds at the effective rate: 01:00:00:00 at 30 × 1000/1001 is
+    /// 108000 frames, 3603.6 s. A label the drop mode skips is malformed.
+    private static func smpteTime(
+        hours: Int128, minutes: Int128, seconds wholeSeconds: Int128, frames field: ArraySlice<UInt8>, _ parameters: TTMLTimeParameters
+    ) -> Result<TTMLTime, Refusal>? {
+        let parts = field.split(separator: UInt8(ascii: "."), omittingEmptySubsequences: false)
+        guard parts.count == 1 || parts.count == 2, let frame = integer(parts[0]) else { return nil }
+        guard frame < parameters.framesPerSecond else {
+            return .failure(Refusal(reason: "frame \(frame) not below the frame rate \(parameters.framesPerSecond)"))
+        }
+        guard hours <= 1_000_000 else { return .failure(Refusal(reason: "too large")) }
+        let totalMinutes = hours * 60 + minutes
+        var count = (totalMinutes * 60 + wholeSeconds) * parameters.framesPerSecond + frame
+        if parameters.dropsNTSCFrames {
+            if minutes % 10 != 0, wholeSeconds == 0, frame < 2 {
+                return .failure(Refusal(reason: "frame \(frame) is dropped at minute \(minutes) (dropNTSC)"))
+            }
+            count -= 2 * (totalMinutes - totalMinutes / 10)
+        }
+        let rate = parameters.frameRate
+        guard var time = TTMLTime(count, 1)?.scaled(by: rate.denominator, dividedBy: rate.numerator) else { return .failure(Refusal(reason: "too large")) }
+        if parts.count == 2 {
+            guard let subFrames = integer(parts[1]) else { return nil }
+            guard subFrames < parameters.subFrameRate else {
+                return .failure(Refusal(reason: "sub-frame \(subFrames) not below the sub-frame rate \(parameters.subFrameRate)"))
+            }
+            guard let subTime = TTMLTime(subFrames, 1)?.scaled(by: rate.denominator, dividedBy: rate.numerator),
+                  let scaled = subTime.scaled(by: 1, dividedBy: parameters.subFrameRate),
+                  let sum = time.adding(scaled) else { return nil }
+            time = sum
+        }
+        return .success(time)
     }
 
     /// `ff` or `ff.sub`: frames and sub-frames at the effective frame rate, each below its rate.

@@ -11,6 +11,13 @@ struct TTMLTimeParameters: Sendable {
     /// sub-frame rate when only a frame rate is given, else 1.
     var tickRate: (numerator: Int128, denominator: Int128) = (1, 1)
 
+    /// `ttp:timeBase="smpte"`: a time code `hh:mm:ss:ff` labels a frame, counted at the nominal rate
+    /// (`framesPerSecond`) and played at the effective one (`frameRate`), TTML1 §10.3.1.
+    var smpte = false
+    /// `ttp:dropMode` (TTML1 §6.2.3) under smpte: `dropNTSC` skips frame labels 0 and 1 of every minute
+    /// but each tenth; anything else counts every label (`nonDrop`; `dropPAL` is refused earlier).
+    var dropsNTSCFrames = false
+
     /// Rates above this are refused as not meant: it keeps every product of rates far from overflow.
     static let maximumRate: Int128 = 100_000_000_000
 
@@ -26,6 +33,8 @@ struct TTMLTimeParameters: Sendable {
         }
         frameRate = (rate * multiplier.0, multiplier.1)
         framesPerSecond = rate
+        smpte = root.attribute("timeBase", in: namespaces)?.trimmingWhitespace == "smpte"
+        dropsNTSCFrames = smpte && root.attribute("dropMode", in: namespaces)?.trimmingWhitespace == "dropNTSC"
         subFrameRate = root.attribute("subFrameRate", in: namespaces).flatMap(Self.positiveInteger) ?? 1
         if let ticks = root.attribute("tickRate", in: namespaces).flatMap(Self.positiveInteger) {
             tickRate = (ticks, 1)

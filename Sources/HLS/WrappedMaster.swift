@@ -38,6 +38,21 @@ public enum WrappedMaster {
         return largest
     }
 
+    /// `bits` rounded up to the next step of 2^k or 3 × 2^(k−1) bits/s (…, 524288, 786432, 1048576, …):
+    /// at most 1.5 times the value, so BANDWIDTH stays an upper bound (RFC 8216 §4.3.4.2),
+    /// and coarse enough that instances reading a live window's segments at different moments agree.
+    public static func coarseBandwidth(_ bits: Int) -> Int {
+        guard bits > 1 else { return max(bits, 1) }
+        var step = 1
+        while step < bits {
+            let half = step + step / 2
+            if step > 1, half >= bits { return min(half, maximumBandwidth) }
+            guard step <= maximumBandwidth / 2 else { return maximumBandwidth }
+            step *= 2
+        }
+        return min(step, maximumBandwidth)
+    }
+
     /// The peak bit rate of measured segments (RFC 8216 §4.3.4.2: BANDWIDTH is the peak segment bit
     /// rate): the largest `bytes * 8 / duration`, rounded up. Segments without a positive duration or
     /// with a negative size are skipped; nil when none is left.

@@ -5,17 +5,14 @@ import Testing
 /// What live subtitle segments are kept under: the PTS cache key of a video segment URL, and the bounded
 /// memo of live files per document (a stream that runs for days must not grow it without end).
 @Suite struct LiveSegmentMemoTests {
-    @Test func thePTSKeyDropsOnlyTheProxysOwnParametersAndTheFragment() {
-        #expect(VideoTimelineReader.livePTSKey("http://o/chunk.ts?seq=123") == "http://o/chunk.ts?seq=123")
-        #expect(VideoTimelineReader.livePTSKey("http://o/chunk.ts?hls_proxy_subtitles=en&seq=1&hls_proxy_default=fr#t=2")
-            == "http://o/chunk.ts?seq=1")
-        #expect(VideoTimelineReader.livePTSKey("http://o/chunk.ts?hls_proxy_subtitles=en,fr") == "http://o/chunk.ts")
-        #expect(VideoTimelineReader.livePTSKey("http://o/a.ts?_hls_proxy=media&seq=4") == "http://o/a.ts?seq=4")
-        #expect(VideoTimelineReader.livePTSKey("http://o/a.ts?_hls_proxy=media") == "http://o/a.ts")
-        // A marker the proxy would refuse is the origin's own name, kept.
-        #expect(VideoTimelineReader.livePTSKey("http://o/a.ts?_hls_proxy=x") == "http://o/a.ts?_hls_proxy=x")
-        #expect(VideoTimelineReader.livePTSKey("http://o/a.ts#frag") == "http://o/a.ts")
-        #expect(VideoTimelineReader.livePTSKey("http://o/a.ts?") == "http://o/a.ts?")
+    @Test func thePTSKeyIsTheSegmentsPathWithoutQueryOrFragmentAndItsMediaSequenceNumber() {
+        #expect(VideoTimelineReader.livePTSKey("http://o/chunk.ts?seq=123", sequence: 123) == "http://o/chunk.ts #123")
+        #expect(VideoTimelineReader.livePTSKey("http://o/chunk.ts?token=a&seq=1#t=2", sequence: 1)
+            == VideoTimelineReader.livePTSKey("http://o/chunk.ts?token=b&seq=1", sequence: 1))
+        #expect(VideoTimelineReader.livePTSKey("http://o/a.ts?_hls_proxy=media", sequence: 4) == "http://o/a.ts #4")
+        #expect(VideoTimelineReader.livePTSKey("http://o/a.ts#frag", sequence: 0) == "http://o/a.ts #0")
+        #expect(VideoTimelineReader.livePTSKey("http://o/init.mp4?token=a", sequence: nil) == "http://o/init.mp4")
+        #expect(VideoTimelineReader.livePTSKey("http://o/a.ts", sequence: 1) != VideoTimelineReader.livePTSKey("http://o/a.ts", sequence: 2))
     }
 
     static func cues() throws -> SubtitleTrackCues {

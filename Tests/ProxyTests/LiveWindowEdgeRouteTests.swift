@@ -75,6 +75,36 @@ import TestSupport
         }
     }
 
+    @Test func viewersWhoseSegmentURLsCarryDifferentTokensShareOneOriginReadPerSegment() async throws {
+        try await withProxy(Live.config) { proxy in
+            let playlistType = "application/vnd.apple.mpegurl"
+            for token in ["a", "b"] {
+                let master = "#EXTM3U\n#EXT-X-STREAM-INF:BANDWIDTH=800000\nv0/index.m3u8?token=\(token)\n"
+                proxy.origin.setFault("/vod-ts/master.m3u8?token=\(token)", .body(Array(master.utf8), contentType: playlistType))
+                let window = Self.window(first: 1, uris: (1..<4).map { "live\($0).ts?token=\(token)" })
+                proxy.origin.setFault("/vod-ts/v0/index.m3u8?token=\(token)", .body(window, contentType: playlistType))
+                for sequence in 1..<4 { Self.serve(proxy, "live\(sequence).ts?token=\(token)", Self.segment(pts: 900_000 * Int64(sequence))) }
+            }
+            func path(_ sequence: Int, _ token: String) -> String {
+                SubtitleURL(setName: "live", trackID: "en", masterTarget: "/origin/vod-ts/master.m3u8?token=\(token)", resource: .segment(sequence)).path
+            }
+            var maps: [String: [String?]] = [:]
+            for token in ["a", "b"] {
+                for sequence in 2..<4 {
+                    let file = try await proxy.get(path(sequence, token))
+                    #expect(file.status == 200, "\(token) \(sequence)")
+                    maps[token, default: []].append(Self.mapLine(file.text))
+                }
+            }
+            #expect(maps["a"] == ["X-TIMESTAMP-MAP=MPEGTS:1800000,LOCAL:00:00:08.000", "X-TIMESTAMP-MAP=MPEGTS:2700000,LOCAL:00:00:12.000"])
+            #expect(maps["b"] == maps["a"])
+            // Each segment past the window's first (which the track's own first-PTS read may fetch too)
+            // is read from the origin once for both viewers.
+            #expect(proxy.origin.hits("/vod-ts/v0/live2.ts") == 1)
+            #expect(proxy.origin.hits("/vod-ts/v0/live3.ts") == 1)
+        }
+    }
+
     @Test func aPTSThatWrapsPast2To33BetweenTwoSegmentsMapsEachExactly() async throws {
         let wrap: Int64 = 1 << 33
         // Segment 0 starts 5 s before the wrap, 1 one second before it, 2 three seconds after it.
@@ -166,7 +196,8 @@ import TestSupport
 
     @Test func onAnEpochASegmentMoreThan13HoursAfterItReadsAsBeforeItAndHoldsNoCues() async throws {
         // 2^32 ticks (13.25 h) and 1 s after the epoch: the nearer side of the 33-bit circle is 13.25 h
-        // before it (docs/requests.md), cue time -47720.858 s, so the file has no cues and a valid map.
+        // before it (docs/requests.md), cue time -47720.858 s, so the file has no cues and a valid map:
+        // cue time 0 at (E - L × 90) mod 2^33 = 0, exactly.
         let pts: Int64 = (1 << 32) + 90_000
         try await withProxy(Live.epochConfig(mpegts: 0)) { proxy in
             Self.serve(proxy, "far.ts", Self.segment(pts: pts))
@@ -175,7 +206,7 @@ import TestSupport
             #expect(file.status == 200)
             #expect(file.text == """
                 WEBVTT
-                X-TIMESTAMP-MAP=MPEGTS:8589934516,LOCAL:00:00:00.000
+                X-TIMESTAMP-MAP=MPEGTS:0,LOCAL:00:00:00.000
                 Kind: captions
                 Language: en
 

@@ -1,4 +1,5 @@
 import Foundation
+import HLS
 import TestSupport
 import Testing
 
@@ -263,5 +264,50 @@ import Testing
                 master: "/abs/v0/index.m3u8", bandwidth: 108_664 * 8 / 4, variant: "index.m3u8?_hls_proxy=media"))
             #expect(proxy.logLines.contains { $0.contains(#""bandwidth_source":"measured segment sizes""#) })
         }
+    }
+}
+
+/// A wrapped live sliding window: its BANDWIDTH must not depend on which segments an instance happened
+/// to measure, so a set's own `wrap_bandwidth` comes first and a measured value is rounded to coarse steps.
+@Suite struct WrapLiveWindowBandwidthTests {
+    typealias Wrap = WrapMediaPlaylistRouteTests
+
+    static func window(first: Int) -> String {
+        var text = "#EXTM3U\n#EXT-X-TARGETDURATION:4\n#EXT-X-MEDIA-SEQUENCE:\(first)\n"
+        for index in first..<(first + 3) { text += "#EXTINF:4.0,\n../vod-ts/v0/seg00\(index % 3).ts\n" }
+        return text
+    }
+
+    @Test func aLiveWindowOnASetWithItsOwnWrapBandwidthIsWrappedWithIt() async throws {
+        try await withProxy(Wrap.config) { proxy in
+            proxy.origin.setFault("/wrap/live.m3u8", Wrap.playlist(Self.window(first: 7)))
+            let response = try await proxy.get("/origin/wrap/live.m3u8")
+            #expect(Wrap.lines(response.text) == Wrap.wrappedLines(master: "/origin/wrap/live.m3u8", bandwidth: 750_000, variant: "live.m3u8?_hls_proxy=media"))
+        }
+    }
+
+    @Test func twoInstancesMeasuringDifferentWindowsOfALiveStreamWriteTheSameBandwidth() async throws {
+        let config = Wrap.config.replacingOccurrences(of: "\"wrap_bandwidth\": 750000,", with: "")
+        var masters: [String] = []
+        for first in [0, 1] {
+            try await withProxy(config) { proxy in
+                proxy.origin.setFault("/wrap/live.m3u8", Wrap.playlist(Self.window(first: first)))
+                masters.append(try await proxy.get("/origin/wrap/live.m3u8").text)
+            }
+        }
+        // Window 0 measures seg000 to seg002, window 1 seg001, seg002, seg000: the largest is 108664 bytes in
+        // 4 s either way here, 217328 bit/s, written as the step above it.
+        #expect(masters.count == 2)
+        #expect(masters.first == masters.last)
+        #expect(masters.first?.contains("BANDWIDTH=262144,") == true, "\(masters)")
+    }
+
+    @Test func coarseStepsAreAnUpperBoundAtMostOneAndAHalfTimesTheValue() {
+        for bits in [1, 2, 3, 5, 100, 217_328, 262_144, 262_145, 800_000, 999_999_999_999] {
+            let step = WrappedMaster.coarseBandwidth(bits)
+            #expect(step >= bits && Double(step) <= Double(bits) * 1.5, "\(bits) -> \(step)")
+        }
+        #expect(WrappedMaster.coarseBandwidth(800_000) == WrappedMaster.coarseBandwidth(820_000))
+        #expect(WrappedMaster.coarseBandwidth(1_000_000_000_000) == WrappedMaster.maximumBandwidth)
     }
 }

@@ -29,17 +29,24 @@ struct MediaPlaylistWrapper: Sendable {
         return try set.rewriteReporting(master, tracks: tracks.tracks, subtitleURI: subtitleURI).bytes
     }
 
-    /// BANDWIDTH and where it came from.
+    /// BANDWIDTH and where it came from. A sliding window (no type, no ENDLIST: RFC 8216 §6.2.1) lists
+    /// other segments from one reload to the next, so what is read from them differs between instances
+    /// and moments; the wrapped master must not (SPEC: any instance answers alike). There a set's own
+    /// `wrap_bandwidth` (one other than the default) comes first, and a read value is rounded up to
+    /// `WrappedMaster.coarseBandwidth`'s steps.
     func bandwidth(
         of playlist: Playlist, media: MediaPlaylist, finalURL: String, target: OriginTarget, set: SubtitleSet, request: HTTPRequest
     ) async throws -> (Int, WrappedMaster.BandwidthSource) {
-        if let bits = WrappedMaster.bitrateBandwidth(playlist) { return (bits, .bitrateTag) }
+        let sliding = media.playlistType == nil && !media.hasEndList
+        if sliding, set.wrapBandwidth != SubtitleSet.defaultWrapBandwidth { return (set.wrapBandwidth, .configured) }
+        func settled(_ bits: Int) -> Int { sliding ? WrappedMaster.coarseBandwidth(bits) : bits }
+        if let bits = WrappedMaster.bitrateBandwidth(playlist) { return (settled(bits), .bitrateTag) }
         var measured: [(bytes: Int, duration: Double)] = []
         for segment in media.segments.prefix(Self.measuredSegments) {
             guard let bytes = try await size(of: segment, finalURL: finalURL, target: target, request: request) else { continue }
             measured.append((bytes, segment.duration))
         }
-        if let bits = WrappedMaster.measuredBandwidth(measured) { return (bits, .measuredSegments) }
+        if let bits = WrappedMaster.measuredBandwidth(measured) { return (settled(bits), .measuredSegments) }
         return (set.wrapBandwidth, .configured)
     }
 

@@ -46,13 +46,15 @@ extension SubtitleResponder {
                 duration = Double(cues.document.largestEnd) / 1000
                 fromFallback = cues.isFallback
             }
-            body = SubtitlePlaylistBuilder.single(duration: duration, uri: "0.vtt", playlistType: timeline.playlistType ?? "VOD")
+            body = singlePlaylist(duration: duration, timeline: timeline)
         case .segmented:
             guard let (durations, fallback) = immediateWindows(for: track, set: set, master: master, timeline: timeline, request: request) else {
                 return nil
             }
             fromFallback = fallback
-            body = SubtitlePlaylistBuilder.segmented(durations: durations, uri: segmentURI(timeline), shape: shape(of: timeline, track: track, set: set))
+            // A playlist `serve` refuses is left to it, so the error is its own.
+            guard let made = try? segmentedPlaylist(durations: durations, timeline: timeline, track: track, set: set) else { return nil }
+            body = made
         }
         let control = timeline.ended == false ? growingCacheControl(fallback: fromFallback) : cacheControl(fallback: fromFallback)
         return RouteResponse(route: .subtitlePlaylist, response: .makePlaylist(TaggedBody(body), cacheControl: control))
@@ -90,6 +92,7 @@ extension SubtitleResponder {
         for track: TrackConfig, set: SubtitleSet, master: OriginTarget, timeline: VideoTimeline, request: HTTPRequest
     ) -> (durations: [Double], fromFallback: Bool)? {
         if !timeline.durations.isEmpty { return (timeline.durations, false) }
+        if !timeline.ended { return ([], false) }
         guard let cues = cues.cachedCues(set: set, track: track, master: master, request: request) else { return nil }
         let durations = SubtitlePlaylistBuilder.fixedWindows(totalDuration: Double(cues.document.largestEnd) / 1000, segmentDuration: track.segmentDuration)
         return (durations, cues.isFallback)

@@ -13,11 +13,32 @@ import HTTPServer
 ///   [t_N, t_N + d_N), mapping MPEGTS=P_N to LOCAL=t_N (a t_N before cue time 0 is written as
 ///   MPEGTS=P_N+k, LOCAL=0, k its ticks: `LiveSegmentTiming.map`).
 extension SubtitleResponder {
-    /// The URI of segment `index` of the subtitle playlist: its media sequence number in a live window
-    /// (so a reload that drops the head still names the same files), else its index.
-    func segmentURI(_ timeline: VideoTimeline?) -> (Int) -> String {
-        guard let sequence = liveSequence(of: timeline) else { return { "\($0).vtt" } }
-        return { "\(sequence + UInt64($0)).vtt" }
+    /// The segmented subtitle playlist of `durations` in the video's shape, its segments named by their
+    /// media sequence numbers in a live window (so a reload that drops the head still names the same
+    /// files), else by their indices. RFC 8216 §4.2, §6.3.2: a segment's number is the first's plus its
+    /// index and is a decimal-integer below 2^64 (and a live segment URL's is read as an Int), so a video
+    /// whose first numbers leave no room for its segments is refused with a 502 and the reason, never
+    /// written as numbers that wrap.
+    func segmentedPlaylist(
+        durations: [Double], timeline: VideoTimeline?, track: TrackConfig, set: SubtitleSet
+    ) throws(ProxyError) -> [UInt8] {
+        let shape = shape(of: timeline, track: track, set: set)
+        let count = UInt64(durations.count)
+        guard !shape.mediaSequence.addingReportingOverflow(count).overflow else {
+            throw .badGateway("the video playlist's EXT-X-MEDIA-SEQUENCE \(shape.mediaSequence) leaves no room for its \(count) segments below 2^64")
+        }
+        let discontinuities = UInt64(shape.discontinuities.count)
+        if let sequence = shape.discontinuitySequence, sequence.addingReportingOverflow(discontinuities).overflow {
+            throw .badGateway("the video playlist's EXT-X-DISCONTINUITY-SEQUENCE \(sequence) leaves no room for its \(discontinuities) discontinuities below 2^64")
+        }
+        guard let first = liveSequence(of: timeline) else {
+            return SubtitlePlaylistBuilder.segmented(durations: durations, uri: { "\($0).vtt" }, shape: shape)
+        }
+        guard first <= UInt64(Int.max) - count else {
+            throw .badGateway("the live window's EXT-X-MEDIA-SEQUENCE \(first) leaves no room for \(count) subtitle segment numbers")
+        }
+        // Checked above: every index is below `count`, so first + index fits.
+        return SubtitlePlaylistBuilder.segmented(durations: durations, uri: { "\(first + UInt64($0)).vtt" }, shape: shape)
     }
 
     /// The window's first media sequence number when the subtitle playlist mirrors it.
@@ -25,10 +46,10 @@ extension SubtitleResponder {
         timeline?.liveFirstSequence
     }
 
-    /// Live segment `sequence` (see the type's comment). Only the numbers the video's playlist lists
-    /// now are served: one after the window is not listed yet, one before it has left the playlist, so
-    /// its PTS cannot be read and no player that reloads the playlist asks for it (RFC 8216 §6.3.5);
-    /// both are 404. A listed segment whose PTS is unreadable is served without X-TIMESTAMP-MAP (no
+    /// Live segment `sequence` (see the type's comment). The numbers the video's playlist lists now are
+    /// served, and those this instance saw listed that left it lately (RFC 8216 §6.2.2: a removed
+    /// segment stays available for its duration plus the window's; `LiveWindowHistory`) from what they
+    /// were listed with. One after the window is not listed yet, one further back is gone: both 404. A listed segment whose PTS is unreadable is served without X-TIMESTAMP-MAP (no
     /// epoch: its nominal window's cues; with an epoch: no cues, its place unknown), `transient` so it
     /// is cached only for the fallback TTL, with a warn line.
     func liveSegmentFile(
@@ -37,18 +58,30 @@ extension SubtitleResponder {
     ) async throws -> (file: TaggedBody, transient: Bool) {
         let missing = ProxyError.notFound("no subtitle segment \(sequence)")
         let count = UInt64(timeline.durations.count)
-        guard sequence >= 0, UInt64(sequence) >= first, UInt64(sequence) - first < count else {
-            throw ProxyError.notFound("subtitle segment \(sequence) is not in the video's live window (\(first) to \(first + count) exclusive)")
-        }
         // `liveFirstSequence` keeps first + count within Int, so the window's numbers are Ints.
         let listed = Int(first)..<(Int(first) + timeline.durations.count)
-        let index = sequence - listed.lowerBound
-        let duration = timeline.durations[index]
+        let duration: Double
+        let target: Int
+        let urls: (segment: String?, initSegment: String?)
+        if listed.contains(sequence) {
+            let index = sequence - listed.lowerBound
+            duration = timeline.durations[index]
+            target = timeline.nominalTargetDuration
+            urls = timeline.segmentURLs.indices.contains(index) ? timeline.segmentURLs[index] : (nil, nil)
+        } else if let departed = timelines.departedLiveSegment(sequence, master: master, request: request) {
+            // Left the window lately: made from what it was listed with (RFC 8216 §6.2.2).
+            duration = departed.duration
+            target = departed.targetDuration
+            urls = (departed.segmentURL, departed.initURL)
+        } else {
+            let (end, overflow) = first.addingReportingOverflow(count)
+            throw ProxyError.notFound(
+                "subtitle segment \(sequence) is not in the video's live window (\(first) to \(overflow ? "2^64" : String(end)) exclusive) nor left it lately")
+        }
         var ticks: Int64?
         var reason = "the segment's URI does not resolve"
-        let urls: (segment: String?, initSegment: String?) = timeline.segmentURLs.indices.contains(index) ? timeline.segmentURLs[index] : (nil, nil)
         if let segmentURL = urls.segment {
-            let start = try await timelines.liveSegmentStart(master, segmentURL: segmentURL, initURL: urls.initSegment, request: request)
+            let start = try await timelines.liveSegmentStart(master, sequence: sequence, segmentURL: segmentURL, initURL: urls.initSegment, request: request)
             logger.debug("timestamp map", [
                 ("sequence", String(sequence)), ("mpegts", start.ticks.map { String($0) } ?? "none"), ("source", start.source),
             ])
@@ -57,6 +90,9 @@ extension SubtitleResponder {
         }
         let epoch = cues.mapFromOperator ? cues.document.timestampMap : nil
         let window: (start: Int64, end: Int64)
+        // The PTS the window's start maps to: the segment's own, or on an epoch the exact tick of its
+        // whole-millisecond start.
+        var mapTicks = ticks
         if let epoch {
             guard let ticks else {
                 warnUnmapped(sequence, reason: reason, set: set, track: track, master: master)
@@ -64,15 +100,13 @@ extension SubtitleResponder {
                 return (empty, true)
             }
             window = LiveSegmentTiming.onEpoch(epoch, pts: ticks, duration: duration)
+            mapTicks = LiveSegmentTiming.epochStartTicks(epoch, pts: ticks)
         } else {
-            // RFC 8216 §4.3.3.1: EXT-X-TARGETDURATION is required; without it, the longest EXTINF rounded up.
-            let longest = timeline.durations.filter(\.isFinite).max() ?? 1
-            let target = timeline.targetDuration ?? Int(min(max(longest, 1), 86_400).rounded(.up))
             guard let nominal = LiveSegmentTiming.nominal(sequence: UInt64(sequence), targetDuration: target, duration: duration) else { throw missing }
             window = nominal
         }
         if ticks == nil { warnUnmapped(sequence, reason: reason, set: set, track: track, master: master) }
-        let map = ticks.map { SubtitleTrackCues.SegmentMap.part(LiveSegmentTiming.map(pts: $0, local: window.start)) } ?? .none
+        let map = mapTicks.map { SubtitleTrackCues.SegmentMap.part(LiveSegmentTiming.map(pts: $0, local: window.start)) } ?? .none
         guard let file = cues.windowFile(sequence, start: window.start, end: window.end, map: map, listed: listed) else { throw missing }
         return (file, ticks == nil)
     }

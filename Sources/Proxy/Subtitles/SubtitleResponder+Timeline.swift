@@ -19,6 +19,19 @@ extension SubtitleResponder {
         return .segmented
     }
 
+    /// The single-file playlist of a `single` track: one segment, `0.vtt`, with the video's type, media
+    /// sequence, discontinuity sequence and a discontinuity before its first segment (RFC 8216 §6.2.4:
+    /// renditions' discontinuity sequence numbers agree; both sit at segment 0, so one file mirrors them).
+    func singlePlaylist(duration: Double, timeline: VideoTimeline?) -> [UInt8] {
+        var shape = SubtitlePlaylistShape(playlistType: timeline?.playlistType ?? "VOD")
+        if let timeline {
+            if timeline.leadingDiscontinuity { shape.discontinuities = [0] }
+            shape.discontinuitySequence = timeline.discontinuitySequence ?? (timeline.leadingDiscontinuity ? 0 : nil)
+            shape.mediaSequence = timeline.mediaSequence ?? 0
+        }
+        return SubtitlePlaylistBuilder.single(duration: duration, uri: "0.vtt", shape: shape)
+    }
+
     /// What the subtitle playlist mirrors of the video's playlist besides its durations.
     func shape(of timeline: VideoTimeline?, track: TrackConfig, set: SubtitleSet) -> SubtitlePlaylistShape {
         guard let timeline else { return SubtitlePlaylistShape() }
@@ -40,11 +53,14 @@ extension SubtitleResponder {
         )
     }
 
-    /// Segment start times for cutting cues. While the video grows, the last window closes at the end of
-    /// the last segment: its cues must not change when the next segment is added.
+    /// Segment start times for cutting cues. When the video's playlist may grow or has grown (no type, or
+    /// EVENT), the last window closes at the end of the last segment, ended or not: its cues must not
+    /// change when the next segment is added, nor when ENDLIST arrives (the file a player already has
+    /// for that number stays right). A VOD's last window stays open, so cues past its EXTINF sum are kept.
     func boundaries(_ durations: [Double], timeline: VideoTimeline?) -> [Int64] {
+        let closed = timeline.map { $0.ended == false || $0.playlistType != "VOD" } ?? false
         // One more start, at the end of the last segment: the last window gets an end.
-        SubtitlePlaylistBuilder.boundaries(durations: timeline?.ended == false ? durations + [0] : durations)
+        return SubtitlePlaylistBuilder.boundaries(durations: closed ? durations + [0] : durations)
     }
 
     /// The X-TIMESTAMP-MAP of segment `index`: the document's in the first part; in part k after a

@@ -45,11 +45,11 @@ struct SubtitleResponder: Sendable {
                     duration = Double(cues.document.largestEnd) / 1000
                     fromFallback = fromFallback || cues.isFallback
                 }
-                body = SubtitlePlaylistBuilder.single(duration: duration, uri: "0.vtt", playlistType: timeline?.playlistType ?? "VOD")
+                body = singlePlaylist(duration: duration, timeline: timeline)
             case .segmented:
                 let (durations, fallback) = try await windows(for: track, set: set, master: master, timeline: timeline, request: request)
                 fromFallback = fromFallback || fallback
-                body = SubtitlePlaylistBuilder.segmented(durations: durations, uri: segmentURI(timeline), shape: shape(of: timeline, track: track, set: set))
+                body = try segmentedPlaylist(durations: durations, timeline: timeline, track: track, set: set)
             }
             let control = timeline?.ended == false ? growingCacheControl(fallback: fromFallback) : cacheControl(fallback: fromFallback)
             return RouteResponse(route: .subtitlePlaylist, response: .makePlaylist(TaggedBody(body), cacheControl: control))
@@ -100,12 +100,15 @@ struct SubtitleResponder: Sendable {
         try router.routeMaster(url.masterTarget)
     }
 
-    /// Segment durations for a segmented track: the video's own when known, else fixed windows over
-    /// the video's or the subtitles' duration; and whether they came from the empty fallback track.
+    /// Segment durations for a segmented track: the video's own when known (none while a growing
+    /// video lists none yet), else fixed windows over the video's or the subtitles' duration; and whether they came from the empty fallback track.
     func windows(
         for track: TrackConfig, set: SubtitleSet, master: OriginTarget, timeline: VideoTimeline?, request: HTTPRequest
     ) async throws -> (durations: [Double], fromFallback: Bool) {
         if let timeline, !timeline.durations.isEmpty { return (timeline.durations, false) }
+        // RFC 8216 §6.2.1: an EVENT or live playlist with no segments yet gets none (never invented
+        // windows that the first real segment would then replace).
+        if let timeline, !timeline.ended { return ([], false) }
         let cues = try await cues.cues(set: set, track: track, master: master, request: request)
         let durations = SubtitlePlaylistBuilder.fixedWindows(totalDuration: Double(cues.document.largestEnd) / 1000, segmentDuration: track.segmentDuration)
         return (durations, cues.isFallback)

@@ -40,8 +40,16 @@ struct VideoTimeline: Sendable {
         else { return nil }
         // RFC 8216 §4.3.3.2: a missing EXT-X-MEDIA-SEQUENCE means 0.
         let first = mediaSequence ?? 0
-        guard UInt64(durations.count) <= UInt64(Int.max) - min(first, UInt64(Int.max)) else { return nil }
+        // Every listed number must fit an Int: first + count ≤ Int.max, checked without adding.
+        guard first <= UInt64(Int.max) - UInt64(durations.count) else { return nil }
         return first
+    }
+
+    /// The target duration live segment numbers are placed by: EXT-X-TARGETDURATION, or without it
+    /// (RFC 8216 §4.3.3.1: it is required) the longest EXTINF rounded up, within 1 s to a day.
+    var nominalTargetDuration: Int {
+        let longest = durations.filter(\.isFinite).max() ?? 1
+        return targetDuration ?? Int(min(max(longest, 1), 86_400).rounded(.up))
     }
 
     /// The presentation duration: the EXTINF sum (RFC 8216 §4.3.2.1).

@@ -13,6 +13,8 @@ struct VideoTimelineReader: Sendable {
     let logger: ProxyLogger
     /// Masters whose playlists were already logged as unreadable in a way that repeats on every read.
     let notices = OnceNotices()
+    /// The numbers live windows listed lately, so one that just left is still served (RFC 8216 §6.2.2).
+    let liveHistory = LiveWindowHistory()
 
     /// Segment durations and first segment of the master's first variant; nil when it cannot be had,
     /// `failed` when an origin's error status or a failed fetch kept it from us (the next try may succeed).
@@ -40,6 +42,7 @@ struct VideoTimelineReader: Sendable {
             let timeline = Self.makeTimeline(media, base: fetchedMedia.finalURL, mount: master.mount)
             noteUnreadableTags(timeline, master: master)
             noteUnnumberedLiveWindow(timeline, master: master)
+            liveHistory.note(timeline, key: key)
             // A growing playlist (EVENT or live) is read again once the media playlist's own cache entry
             // (cache.master_ttl_seconds) is stale, so players reloading the subtitle playlist see new segments.
             if timeline.ended {
@@ -67,21 +70,43 @@ struct VideoTimelineReader: Sendable {
                 initSegmentURL: segment.mapURI.flatMap(resolve)
             ))
         }
+        // RFC 8216 §4.2, §4.3.3.2, §4.3.3.3: every segment's media and discontinuity sequence numbers are
+        // decimal-integers below 2^64; a first number that leaves no room for the segments after it is
+        // read like an unreadable tag (written as 0, with the warning), never carried into arithmetic.
+        var unreadableTags = media.unreadableTags
+        var mediaSequence = media.mediaSequence
+        if let first = mediaSequence, first.addingReportingOverflow(UInt64(media.segments.count)).overflow {
+            unreadableTags.append("#EXT-X-MEDIA-SEQUENCE:\(first) (+\(media.segments.count) passes 2^64-1)")
+            mediaSequence = nil
+        }
+        var discontinuitySequence = media.discontinuitySequence
+        let discontinuities = media.segments.filter(\.discontinuity).count
+        if let first = discontinuitySequence, first.addingReportingOverflow(UInt64(discontinuities)).overflow {
+            unreadableTags.append("#EXT-X-DISCONTINUITY-SEQUENCE:\(first) (+\(discontinuities) passes 2^64-1)")
+            discontinuitySequence = nil
+        }
         return VideoTimeline(
             durations: media.segments.map(\.duration),
             playlistType: media.playlistType,
             firstSegmentURL: first.flatMap { resolve($0.uri) },
             initSegmentURL: first?.mapURI.flatMap(resolve),
             parts: parts,
-            discontinuitySequence: media.discontinuitySequence,
-            mediaSequence: media.mediaSequence,
-            unreadableTags: media.unreadableTags,
+            discontinuitySequence: discontinuitySequence,
+            mediaSequence: mediaSequence,
+            unreadableTags: unreadableTags,
             segmentURLs: media.segments.map { (resolve($0.uri), $0.mapURI.flatMap(resolve)) },
             leadingDiscontinuity: first?.discontinuity ?? false,
             targetDuration: media.targetDuration,
             // RFC 8216 §4.3.3.5: a VOD playlist cannot change, whether or not it ends in ENDLIST.
             ended: media.hasEndList || media.playlistType == "VOD"
         )
+    }
+
+    /// What live segment `sequence` of the master's window was listed with, when it left the window
+    /// lately (`LiveWindowHistory`).
+    func departedLiveSegment(_ sequence: Int, master: OriginTarget, request: HTTPRequest) -> LiveWindowHistory.Segment? {
+        guard sequence >= 0 else { return nil }
+        return liveHistory.segment(UInt64(sequence), key: MemoryCacheKey.make(master.url, target: master, request: request))
     }
 
     /// The first presentation timestamp of the master's first variant's first segment, 90 kHz ticks;
