@@ -78,7 +78,7 @@ import TestSupport
         var end = 0
         while true {
             end = min(head.count, end + piece)
-            let result = head[0..<end].withUnsafeBufferPointer { scanner.scan($0, limits: limits) }
+            let result = scanner.scan(head[0..<end].span, limits: limits)
             if result != .needMore || end == head.count { return result }
         }
     }
