@@ -51,7 +51,11 @@ import TestSupport
     /// Bounded draws from the shared seeded generator, so a failure names a reproducible case
     /// (the seed is printed; HLS_TEST_SEED replays it).
     struct Generator {
-        var source = SeededGenerator()
+        var source: SeededGenerator
+        /// Made inside each test, so the printed seed is labelled with the test that drew from it.
+        init(test: String = #function, fileID: String = #fileID) {
+            source = SeededGenerator(test: test, fileID: fileID)
+        }
         mutating func next(_ bound: Int) -> Int { Int.random(in: 0..<bound, using: &source) }
     }
 
