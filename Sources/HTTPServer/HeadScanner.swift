@@ -30,8 +30,6 @@ struct HeadScanner {
             // are skipped in a tight loop up to the current part's size limit; past it one is an error.
             let limit = requestLineEnd < 0 ? limits.maxRequestLineBytes : requestLineEnd.addingReportingOverflow(limits.maxHeaderBytes).partialValue
             let stop = limit < 0 || limit >= head.count ? head.count : max(index, limit + 1)
-            // Eight at a time while a word holds no control byte (CR and LF are controls), then by byte.
-            index = head.withUnsafeBufferPointer { ASCIIWord.skipWordsWithoutControl(in: $0, from: index, to: stop) }
             while index < stop, Self.isOrdinary(head[index]) { index += 1 }
             guard index < head.count else { break }
             let byte = head[index]
