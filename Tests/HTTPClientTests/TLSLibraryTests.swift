@@ -11,15 +11,6 @@ import Testing
         #expect(handle.library.contextGetVerifyMode(handle.pointerForSession) == TLSLibrary.verifyPeer)
     }
 
-    /// The check is a precondition, so a release build stops rather than make an unverified session.
-    @Test func aSharedContextThatLostItsVerifyModeStopsTheProcessBeforeASessionIsMade() async {
-        await #expect(processExitsWith: .failure) {
-            let handle = try TLSContext().prepared()
-            handle.library.contextSetVerify(handle.pointerForSession, 0, nil)
-            _ = handle.pointerForSession
-        }
-    }
-
     @Test func aMissingLibsslIsAReadableErrorNamingWhatIsNeeded() {
         #expect {
             try TLSLibrary.load(names: ["libssl-not-installed.so.3"])
