@@ -13,7 +13,8 @@ let package = Package(
         .library(name: "Proxy", targets: ["Proxy"]),
     ],
     targets: [
-        // Only includes <sys/epoll.h>, <sys/eventfd.h> and wraps accept4: Glibc's module exports none of them.
+        // What Glibc's module does not export: <sys/epoll.h> and <sys/eventfd.h>, accept4, the shutdown and
+        // reload signals' self-pipe (a C handler writes it), and openat2(RESOLVE_BENEATH) for the file mounts.
         .target(name: "CSystem"),
         // What server and client share: header list, status, method, version, field syntax, the errno
         // loop, the clock and date formats. Depends on nothing of either side. HeadWriter, ByteSearch and

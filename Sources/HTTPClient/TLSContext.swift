@@ -37,9 +37,9 @@ public final class TLSContext: Sendable {
 final class TLSContextHandle: @unchecked Sendable {
     // @unchecked: an SSL_CTX is C memory (OpaquePointer is not Sendable) whose sharing rule is
     // OpenSSL's: configured entirely in init, only read (by SSL_new) afterwards. `pointerForSession`
-    // asserts the part that matters, that the shared context still verifies its peers.
+    // checks the part that matters, in release builds too: the shared context still verifies its peers.
     let library: TLSLibrary
-    let pointer: OpaquePointer
+    private let pointer: OpaquePointer
 
     init(library: TLSLibrary, caFile: String?) throws(HTTPClientError) {
         library.errorClear()
@@ -67,7 +67,7 @@ final class TLSContextHandle: @unchecked Sendable {
 
     /// The context for SSL_new, checked to be as `init` left it.
     var pointerForSession: OpaquePointer {
-        assert(library.contextGetVerifyMode(pointer) == TLSLibrary.verifyPeer, "a shared TLS context was reconfigured after init")
+        precondition(library.contextGetVerifyMode(pointer) == TLSLibrary.verifyPeer, "a shared TLS context was reconfigured after init")
         return pointer
     }
 

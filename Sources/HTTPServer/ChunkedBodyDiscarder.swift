@@ -29,7 +29,7 @@ struct ChunkedBodyDiscarder: Equatable {
     private var lineBytes = 0
 
     /// Consumes `bytes`, the next bytes of the body from where the last call stopped.
-    mutating func discard(_ bytes: UnsafeBufferPointer<UInt8>, limits: RequestLimits) -> Progress {
+    mutating func discard(_ bytes: Span<UInt8>, limits: RequestLimits) -> Progress {
         var index = 0
         while index < bytes.count {
             if phase == .data {

@@ -5,8 +5,8 @@ final class ConnectionTable {
     static let maxLingering = 1024
 
     // @exclusivity(unchecked) on the loop fields every request passes through (this one, the deadlines,
-    // the response head buffer and date, the resumable tokens, and Connection's input and scanner): with
-    // the runtime's access checks, 10767 -> 12572 instructions per health request (bench/callgrind.sh).
+    // the response head buffer and date, the resumable tokens, and Connection's input and scanner): kept
+    // on a measured figure, in bench/README.md ("Raw memory and disabled exclusivity").
     /// Connections indexed by descriptor.
     @exclusivity(unchecked) private var slots: [Connection?] = []
     /// Connections open on this loop, serving or not.

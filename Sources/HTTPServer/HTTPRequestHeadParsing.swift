@@ -15,9 +15,9 @@ public enum HTTPRequestHeadParsing {
     /// Scans and parses `bytes` as the first request on a connection.
     public static func parse(_ bytes: [UInt8], configuration: HTTPServerConfiguration = HTTPServerConfiguration()) -> Outcome {
         let limits = RequestLimits(configuration)
-        return bytes.withUnsafeBufferPointer { buffer in
+        do {
             var scanner = HeadScanner()
-            switch scanner.scan(buffer, limits: limits) {
+            switch scanner.scan(bytes.span, limits: limits) {
             case .needMore:
                 return .incomplete
             case .failed(let error):
@@ -51,7 +51,7 @@ public enum HTTPRequestHeadParsing {
         var discarder = ChunkedBodyDiscarder()
         var consumed = 0
         for piece in [bytes[..<cut], bytes[cut...]] {
-            let progress = piece.withUnsafeBufferPointer { discarder.discard($0, limits: limits) }
+            let progress = discarder.discard(piece.span, limits: limits)
             switch progress {
             case .needMore: consumed += piece.count
             case .complete(let used): return .complete(used: consumed + used)

@@ -22,7 +22,7 @@ struct HeadScanner {
     }
 
     /// Scans `head` (the bytes of this head from its first byte) from where the last call stopped.
-    mutating func scan(_ head: UnsafeBufferPointer<UInt8>, limits: RequestLimits) -> Progress {
+    mutating func scan(_ head: Span<UInt8>, limits: RequestLimits) -> Progress {
         var index = scanned
         defer { scanned = index }
         while index < head.count {
@@ -30,8 +30,6 @@ struct HeadScanner {
             // are skipped in a tight loop up to the current part's size limit; past it one is an error.
             let limit = requestLineEnd < 0 ? limits.maxRequestLineBytes : requestLineEnd.addingReportingOverflow(limits.maxHeaderBytes).partialValue
             let stop = limit < 0 || limit >= head.count ? head.count : max(index, limit + 1)
-            // Eight at a time while a word holds no control byte (CR and LF are controls), then by byte.
-            index = ASCIIWord.skipWordsWithoutControl(in: head, from: index, to: stop)
             while index < stop, Self.isOrdinary(head[index]) { index += 1 }
             guard index < head.count else { break }
             let byte = head[index]

@@ -81,7 +81,7 @@ enum RequestParser {
             break
         case .post, .put, .delete, .patch, .connect, .trace:
             var error = RequestError(status: .methodNotAllowed, reason: "method not allowed")
-            error.headers.add("Allow", "GET, HEAD, OPTIONS")
+            error.headers.add(.allow, "GET, HEAD, OPTIONS")
             throw error
         default:
             throw RequestError(status: .notImplemented, reason: "method not implemented")

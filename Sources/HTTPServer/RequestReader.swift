@@ -9,8 +9,8 @@ final class RequestReader {
     let timers: LoopTimers
     let sender: ResponseSender
     let dispatcher: RequestDispatcher
-    /// The one read buffer every connection reads through.
-    private let readBuffer: UnsafeMutableBufferPointer<UInt8> = .allocate(capacity: 64 * 1024)
+    /// The one read buffer every connection reads through; only the socket layer's read(2) reaches its memory.
+    private var readBuffer = [UInt8](repeating: 0, count: 64 * 1024)
     /// The header list of the last request answered at once, kept for the next request's fields: its
     /// memory is used again instead of allocated and freed per request. (A request handed to an async
     /// handler takes its list along, and the next one starts a new list.)
@@ -26,12 +26,12 @@ final class RequestReader {
 
     /// Frees the read buffer; the loop calls it once, as it releases everything else.
     func deallocate() {
-        readBuffer.deallocate()
+        readBuffer = []
     }
 
     /// Reads once into the shared buffer and feeds the parser.
     func readOnce(_ connection: Connection) {
-        switch connection.socket.read(into: UnsafeMutableRawBufferPointer(readBuffer)) {
+        switch connection.socket.read(into: &readBuffer) {
         case .wouldBlock:
             connection.readable = false
         case .failed:
@@ -51,7 +51,8 @@ final class RequestReader {
             // A short read drained the socket: the next arrival raises a new edge. The end of stream
             // raises none if it came with the data, so after EPOLLRDHUP read on until it shows.
             if count < readBuffer.count, !connection.peerShutdown { connection.readable = false }
-            consume(connection, UnsafeBufferPointer(rebasing: readBuffer[0..<min(count, readBuffer.count)]))
+            let buffer = readBuffer
+            consume(connection, buffer.span.extracting(0..<min(count, buffer.count)))
         }
     }
 
@@ -71,16 +72,16 @@ final class RequestReader {
         guard connection.hasBufferedInput else { return }
         let (input, start) = (connection.input, connection.inputStart)
         connection.discardInput()
-        let used = input.withUnsafeBufferPointer { advance(connection, UnsafeBufferPointer(rebasing: $0[start...])) }
+        let used = advance(connection, input.span.extracting(start...))
         keep(input, from: start + used, for: connection)
     }
 
     /// Feeds freshly read bytes; only what is left unconsumed is copied out of the shared buffer.
-    private func consume(_ connection: Connection, _ bytes: UnsafeBufferPointer<UInt8>) {
+    private func consume(_ connection: Connection, _ bytes: Span<UInt8>) {
         if !connection.hasBufferedInput {
             let used = advance(connection, bytes)
             if used < bytes.count, mayKeepInput(connection) {
-                (connection.input, connection.inputStart) = (Array(bytes[used...]), 0)
+                (connection.input, connection.inputStart) = ([UInt8](copying: bytes.extracting(used...)), 0)
             }
         } else {
             var input = connection.input
@@ -88,8 +89,8 @@ final class RequestReader {
             connection.discardInput()
             // The consumed front goes now, once per read, before the new bytes join the rest.
             input.removeFirst(min(start, input.count))
-            input.append(contentsOf: bytes)
-            let used = input.withUnsafeBufferPointer { advance(connection, $0) }
+            input.append(copying: bytes)
+            let used = advance(connection, input.span)
             keep(input, from: used, for: connection)
         }
     }
@@ -111,7 +112,7 @@ final class RequestReader {
 
     /// Runs the request state machine over `bytes` and returns how many it consumed. Stops after one
     /// complete request: requests on a connection are handled one at a time, in order.
-    private func advance(_ connection: Connection, _ bytes: UnsafeBufferPointer<UInt8>) -> Int {
+    private func advance(_ connection: Connection, _ bytes: Span<UInt8>) -> Int {
         var offset = 0
         while true {
             switch connection.state {
@@ -129,12 +130,12 @@ final class RequestReader {
                     }
                 }
                 guard offset < bytes.count else { return offset }
-                let head = UnsafeBufferPointer(rebasing: bytes[offset...])
+                let head = bytes.extracting(offset...)
                 switch connection.scanner.scan(head, limits: limits) {
                 case .needMore:
                     return offset
                 case .failed(let error):
-                    sender.respondWithError(connection, error, head: Array(head))
+                    sender.respondWithError(connection, error, head: [UInt8](copying: head))
                     return bytes.count
                 case .complete(let length):
                     let spare = spareRequestHeaders
@@ -145,9 +146,9 @@ final class RequestReader {
                     // (a Result payload was copied, retaining every string in the request once more).
                     let requestHead: RequestHead
                     do {
-                        requestHead = try RequestParser.parse(UnsafeBufferPointer(rebasing: head[0..<length]).span, limits: limits, reusing: consume spare)
+                        requestHead = try RequestParser.parse(head.extracting(0..<length), limits: limits, reusing: consume spare)
                     } catch {
-                        sender.respondWithError(connection, error, head: Array(head[0..<length]))
+                        sender.respondWithError(connection, error, head: [UInt8](copying: head.extracting(0..<length)))
                         return bytes.count
                     }
                     if requestHead.contentLength > 0 || requestHead.chunked {
@@ -168,7 +169,7 @@ final class RequestReader {
                 // route reads one, so it is discarded as it arrives (as nginx discards a body it does not
                 // use): the connection holds none of it, whatever its size.
                 if var chunked = connection.chunkedBody {
-                    switch chunked.discard(UnsafeBufferPointer(rebasing: bytes[offset...]), limits: limits) {
+                    switch chunked.discard(bytes.extracting(offset...), limits: limits) {
                     case .needMore:
                         connection.chunkedBody = chunked
                         return bytes.count
@@ -198,7 +199,7 @@ final class RequestReader {
     /// Discards input on a lingering connection; closes at end of stream. Bounded per event.
     func drainLingering(_ connection: Connection) {
         for _ in 0..<16 {
-            switch connection.socket.read(into: UnsafeMutableRawBufferPointer(readBuffer)) {
+            switch connection.socket.read(into: &readBuffer) {
             case .done(0), .failed:
                 connections.close(connection)
                 return

@@ -67,7 +67,7 @@ final class ResponseSender {
         if let request = connection.pendingHead?.request {
             rejection.method = request.method.rawValue
             rejection.target = request.target
-            rejection.origin = request.headers["Origin"]
+            rejection.origin = request.headers[.origin]
         } else if let head {
             rejection.read(head: head[...])
         } else if connection.hasBufferedInput {

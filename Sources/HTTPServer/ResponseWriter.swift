@@ -125,7 +125,7 @@ enum ResponseWriter {
             status = .internalServerError
             reason = HTTPStatus.internalServerError.reasonPhrase
         }
-        headers["Content-Type"] = "text/plain; charset=utf-8"
+        headers[.contentType] = "text/plain; charset=utf-8"
         return HTTPResponse(status: status, headers: headers, bytes: Array((reason + "\n").utf8))
     }
 

@@ -32,6 +32,11 @@ struct Socket {
         Socket.perform("read") { Glibc.read(fd, buffer.baseAddress, buffer.count) }
     }
 
+    /// The same, into all of `buffer`: the array's memory is reached only for the read(2) call.
+    func read(into buffer: inout [UInt8]) -> IOResult {
+        buffer.withUnsafeMutableBytes { read(into: $0) }
+    }
+
     /// Writes the unsent part of `head` then `body` in one writev; `offset` counts bytes already sent.
     func write(head: [UInt8], body: [UInt8], from offset: Int) -> IOResult {
         head.withUnsafeBytes { write(head: $0, body: body, from: offset) }

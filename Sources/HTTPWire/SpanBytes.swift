@@ -45,6 +45,20 @@ extension FramingFieldName {
     }
 }
 
+extension Array where Element == UInt8 {
+    /// A copy of the bytes, for input kept past the read that brought it.
+    @inlinable
+    package init(copying bytes: Span<UInt8>) {
+        self = bytes.withUnsafeBufferPointer { Array($0) }
+    }
+
+    /// Appends a copy of the bytes.
+    @inlinable
+    package mutating func append(copying bytes: Span<UInt8>) {
+        bytes.withUnsafeBufferPointer { append(contentsOf: $0) }
+    }
+}
+
 extension HTTPHeaders {
     /// Appends a field the request parser accepted: its name is a token of the given kind.
     package mutating func appendParsed(name: Span<UInt8>, value: Span<UInt8>, kind: FramingFieldName) {

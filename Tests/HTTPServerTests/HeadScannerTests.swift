@@ -51,7 +51,11 @@ import TestSupport
     /// Bounded draws from the shared seeded generator, so a failure names a reproducible case
     /// (the seed is printed; HLS_TEST_SEED replays it).
     struct Generator {
-        var source = SeededGenerator()
+        var source: SeededGenerator
+        /// Made inside each test, so the printed seed is labelled with the test that drew from it.
+        init(test: String = #function, fileID: String = #fileID) {
+            source = SeededGenerator(test: test, fileID: fileID)
+        }
         mutating func next(_ bound: Int) -> Int { Int.random(in: 0..<bound, using: &source) }
     }
 
@@ -78,7 +82,7 @@ import TestSupport
         var end = 0
         while true {
             end = min(head.count, end + piece)
-            let result = head[0..<end].withUnsafeBufferPointer { scanner.scan($0, limits: limits) }
+            let result = scanner.scan(head[0..<end].span, limits: limits)
             if result != .needMore || end == head.count { return result }
         }
     }

@@ -24,7 +24,7 @@ import Testing
         var scanner = HeadScanner()
         var result = HeadScanner.Progress.needMore
         for end in 1...text.count {
-            result = text[0..<end].withUnsafeBufferPointer { scanner.scan($0, limits: limits) }
+            result = scanner.scan(text[0..<end].span, limits: limits)
             if result != .needMore { break }
         }
         #expect(result == .complete(length: text.count - 5))

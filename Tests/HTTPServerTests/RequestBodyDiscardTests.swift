@@ -112,7 +112,7 @@ import Testing
             var outcome = ChunkedBodyDiscarder.Progress.needMore
             var consumed = 0
             for part in [Array(body[..<split]), Array(body[split...])] where outcome == .needMore {
-                outcome = part.withUnsafeBufferPointer { discarder.discard($0, limits: limits) }
+                outcome = discarder.discard(part.span, limits: limits)
                 if outcome == .needMore { consumed += part.count }
             }
             guard case .complete(let used) = outcome else {
