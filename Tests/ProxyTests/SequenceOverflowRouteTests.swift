@@ -29,8 +29,9 @@ import TestSupport
             return
         }
         #expect(parsed.unreadableTags.isEmpty, "\(comment)", sourceLocation: sourceLocation)
+        // The last segment's number, M + count - 1, must be a decimal-integer (RFC 8216 §4.2: at most 2^64-1).
         let count = UInt64(parsed.segments.count)
-        #expect(!(parsed.mediaSequence ?? 0).addingReportingOverflow(count).overflow, "\(comment)\n\(text)", sourceLocation: sourceLocation)
+        #expect(count == 0 || (parsed.mediaSequence ?? 0) <= UInt64.max - (count - 1), "\(comment)\n\(text)", sourceLocation: sourceLocation)
         let discontinuities = UInt64(parsed.segments.filter(\.discontinuity).count)
         #expect(!(parsed.discontinuitySequence ?? 0).addingReportingOverflow(discontinuities).overflow, "\(comment)\n\(text)", sourceLocation: sourceLocation)
         guard let target = parsed.targetDuration else {
