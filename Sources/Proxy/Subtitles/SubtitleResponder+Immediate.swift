@@ -1,6 +1,5 @@
 import HLS
 import HTTPServer
-import Synchronization
 
 /// Subtitle playlists and files answered on the server's loop thread, without a task hop, when
 /// everything they are made from is already in memory: the set's tracks (no `tracks_url`, no optional
@@ -110,11 +109,4 @@ extension SubtitleResponder {
         let starts = SubtitlePlaylistBuilder.boundaries(durations: Array(timeline.durations.prefix(firstSegment + 1)))
         return .part(TimestampMap(mpegts: ticks, local: starts.last ?? 0))
     }
-}
-
-/// How many subtitle requests were answered on the loop thread (for tests: that a cached one was).
-final class ImmediateAnswerCount: Sendable {
-    private let count = Atomic<Int>(0)
-    var value: Int { count.load(ordering: .relaxed) }
-    func add() { count.add(1, ordering: .relaxed) }
 }
