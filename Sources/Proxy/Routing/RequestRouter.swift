@@ -186,7 +186,7 @@ struct RequestRouter: Sendable {
         case .directory(let root):
             let path = try FileConfinement.confinedPath(root: root, rawRelativePath: String(rawRest))
             return OriginTarget(mount: routed, location: .whole(FileConfinement.fileURL(path: path)),
-                                proxyPath: decodedPath, proxyTarget: proxyTarget)
+                                proxyPath: decodedPath, proxyTarget: proxyTarget, confinedPath: path)
         }
     }
 
