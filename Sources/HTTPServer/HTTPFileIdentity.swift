@@ -18,7 +18,4 @@ public struct HTTPFileIdentity: Hashable, Sendable {
         modifiedSeconds = Int64(truncatingIfNeeded: status.st_mtim.tv_sec)
         modifiedNanoseconds = Int64(truncatingIfNeeded: status.st_mtim.tv_nsec)
     }
-
-    /// The identity as text, for a cache key.
-    public var key: String { "\(device):\(inode):\(size):\(modifiedSeconds).\(modifiedNanoseconds)" }
 }

@@ -4,7 +4,7 @@ extension TrackResolver {
     func resolvedWithoutIO(_ set: SubtitleSet, master: OriginTarget) -> ResolvedTracks? {
         guard set.tracksURL == nil, !set.tracks.contains(where: \.optional) else { return nil }
         let present = substitutingCaptures(in: set.tracks, set: set, master: master)
-        let choices = PlayerChoices(query: splitTarget(master.proxyTarget).query)
+        let choices = PlayerChoices(query: targetQuery(master.proxyTarget))
         return ResolvedTracks(tracks: choices.isEmpty ? present : choices.applied(to: present))
     }
 }

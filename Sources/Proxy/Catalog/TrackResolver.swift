@@ -35,7 +35,7 @@ struct TrackResolver: Sendable {
         let tracks = backendTracks ?? set.tracks
         let substituted = backendTracks ?? substitutingCaptures(in: tracks, set: set, master: master)
         let present = try await droppingAbsentOptionalTracks(substituted, set: set, master: master, request: request, masterInHand: masterInHand)
-        let choices = PlayerChoices(query: splitTarget(master.proxyTarget).query)
+        let choices = PlayerChoices(query: targetQuery(master.proxyTarget))
         let resolved = ResolvedTracks(tracks: choices.isEmpty ? present : choices.applied(to: present))
         if logger.isEnabled(.debug), resolved.tracks.count != tracks.count || !choices.isEmpty {
             logger.debug("resolved tracks", [

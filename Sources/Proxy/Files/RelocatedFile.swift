@@ -25,7 +25,19 @@ enum RelocatedFile: Sendable {
     /// The key for the file at the confined `path` of `mount` with `identity`: the mount's name too, as
     /// relocation points URIs at the mount (two mounts may share a directory).
     static func key(path: String, mount: Mount?, identity: HTTPFileIdentity) -> String {
-        let name = mount?.name ?? ""
-        return "\(name.utf8.count):\(name)\(path.utf8.count):\(path)\(identity.key)"
+        var key = KeyBytes(reserving: path.utf8.count + 96)
+        key.add(mount?.name ?? "")
+        key.add(path)
+        // The identity: `device:inode:size:seconds.nanoseconds`.
+        key.appendDecimal(identity.device)
+        key.append(UInt8(ascii: ":"))
+        key.appendDecimal(identity.inode)
+        key.append(UInt8(ascii: ":"))
+        key.appendDecimal(identity.size)
+        key.append(UInt8(ascii: ":"))
+        key.appendDecimal(identity.modifiedSeconds)
+        key.append(UInt8(ascii: "."))
+        key.appendDecimal(identity.modifiedNanoseconds)
+        return key.string
     }
 }

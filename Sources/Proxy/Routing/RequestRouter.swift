@@ -127,7 +127,7 @@ struct RequestRouter: Sendable {
         case .ready: return .ready
         case .metrics: return .metrics
         case .subtitle:
-            let segments = rest?.split(separator: "/", omittingEmptySubsequences: false) ?? []
+            let segments = rest?.slashSegments() ?? []
             if segments.count > 1, segments[1] == SignedURL.reservedSetName {
                 guard let url = SignedURL(segmentsAfterPrefix: segments[...], query: query) else {
                     throw .notFound("unknown signed resource")
@@ -139,7 +139,7 @@ struct RequestRouter: Sendable {
             }
             return .subtitle(url)
         case .embedded:
-            let segments = rest?.split(separator: "/", omittingEmptySubsequences: false) ?? []
+            let segments = rest?.slashSegments() ?? []
             return .origin(try embeddedTarget(scheme: String(first), segments: segments[...], query: query))
         case .mount(let index):
             mount = mountsByBytes[index].mount
@@ -211,7 +211,7 @@ struct RequestRouter: Sendable {
             previousWasDot = continuesDotRun(previousWasDot, byte)
         }
         guard suspicious else { return }
-        for rawSegment in rawRest.split(separator: "/", omittingEmptySubsequences: false) {
+        for rawSegment in Substring(rawRest).slashSegments() {
             switch DotSegment.reading(try PathDecoding.decodeSegment(rawSegment)) {
             case .name: continue
             case .parent: throw .forbidden("path leaves the mount")

@@ -44,12 +44,32 @@ struct SubtitleURL: Equatable, Sendable {
         let resource: Resource
         if leaf == "index.m3u8" {
             resource = .playlist
-        } else if leaf.hasSuffix(".vtt"), let index = Int(leaf.dropLast(4)), index >= 0 {
+        } else if let index = Self.segmentNumber(leaf) {
             resource = .segment(index)
         } else {
             return nil
         }
         self.init(setName: String(parts[1]), trackID: String(parts[2]), masterTarget: target, resource: resource)
+    }
+
+    /// `n` of a `{n}.vtt` leaf: ASCII digits only, read by bytes (no sign, as `Int` would take), and
+    /// within Int; nil otherwise.
+    static func segmentNumber(_ leaf: Substring) -> Int? {
+        let bytes = leaf.utf8.span
+        let suffix = Array(".vtt".utf8)
+        guard bytes.count > suffix.count else { return nil }
+        let digits = bytes.count - suffix.count
+        for offset in suffix.indices where bytes[digits + offset] != suffix[offset] { return nil }
+        var value = 0
+        for index in 0..<digits {
+            let byte = bytes[index]
+            guard byte >= UInt8(ascii: "0"), byte <= UInt8(ascii: "9") else { return nil }
+            let (shifted, overflowA) = value.multipliedReportingOverflow(by: 10)
+            let (sum, overflowB) = shifted.addingReportingOverflow(Int(byte - UInt8(ascii: "0")))
+            guard !overflowA, !overflowB else { return nil }
+            value = sum
+        }
+        return value
     }
 
     init(setName: String, trackID: String, masterTarget: String, resource: Resource) {

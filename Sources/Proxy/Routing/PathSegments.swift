@@ -1,0 +1,28 @@
+/// Path pieces found by bytes, as RFC 3986 separates them. `split(separator: "/")` and
+/// `firstIndex(of: "?")` on a String compare Characters, which runs grapheme breaking on every step:
+/// on a subtitle URL that was a quarter of the request's instructions (bench/README.md). "/" and "?"
+/// are ASCII, so the indices found through the UTF-8 view are scalar boundaries. The pieces differ from
+/// the Character forms' only where a Unicode "prepend" character joins the separator to a Character.
+extension StringProtocol where SubSequence == Substring {
+    /// The "/"-separated segments, empty ones kept (as `split(separator: "/", omittingEmptySubsequences: false)`).
+    func slashSegments() -> [Substring] {
+        let utf8 = self.utf8
+        var segments: [Substring] = []
+        var start = utf8.startIndex
+        var index = start
+        while index < utf8.endIndex {
+            if utf8[index] == UInt8(ascii: "/") {
+                segments.append(self[start..<index])
+                start = utf8.index(after: index)
+            }
+            index = utf8.index(after: index)
+        }
+        segments.append(self[start..<utf8.endIndex])
+        return segments
+    }
+
+    /// Where the first `?` is, found by bytes; nil when there is none.
+    func firstQuestionMark() -> Index? {
+        utf8.firstIndex(of: UInt8(ascii: "?"))
+    }
+}

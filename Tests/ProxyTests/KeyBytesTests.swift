@@ -1,0 +1,47 @@
+import Testing
+import TestSupport
+@testable import Proxy
+
+/// Cache keys are length-prefixed parts written into one buffer; they must read as the parts joined
+/// `count:part`, so that two different lists of parts never give one key.
+@Suite struct KeyBytesTests {
+    /// The parts as `count:part`, each count in decimal: the layout the keys promise.
+    static func joined(_ parts: [String]) -> String {
+        parts.map { "\($0.utf8.count):\($0)" }.joined()
+    }
+
+    @Test func partsAndCountsAreWrittenLengthPrefixed() {
+        var key = KeyBytes(reserving: 0)
+        key.add("m:abc")
+        key.add(count: 12)
+        key.add("")
+        key.add("é")
+        #expect(key.string == "5:m:abc2:120:2:é")
+    }
+
+    @Test(arguments: [0, 7, 10, 99, 12345, Int.max, Int.min])
+    func numbersAreTheirDecimalDigits(value: Int) {
+        var key = KeyBytes(reserving: 0)
+        key.appendDecimal(value)
+        #expect(key.string == String(value))
+        var counted = KeyBytes(reserving: 0)
+        counted.add(count: value)
+        #expect(counted.string == Self.joined([String(value)]))
+    }
+
+    @Test func seededPartListsGiveTheJoinedLayoutAndNoTwoListsOneKey() {
+        var generator = SeededGenerator()
+        let alphabet = ["1", ":", "a", "é", "9:", ""]
+        var seen: [String: [String]] = [:]
+        for _ in 0..<3_000 {
+            let parts = (0..<Int.random(in: 0...4, using: &generator)).map { _ in
+                (0..<Int.random(in: 0...3, using: &generator)).map { _ in alphabet[Int.random(in: 0..<alphabet.count, using: &generator)] }.joined()
+            }
+            var key = KeyBytes(reserving: 8)
+            for part in parts { key.add(part) }
+            #expect(key.string == Self.joined(parts), "\(parts) (seed \(generator.seed))")
+            if let other = seen[key.string] { #expect(other == parts, "\(other) and \(parts) share a key") }
+            seen[key.string] = parts
+        }
+    }
+}
