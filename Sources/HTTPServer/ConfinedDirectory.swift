@@ -1,4 +1,5 @@
 import CSystem
+import HTTPWire
 import Glibc
 import Synchronization
 
@@ -62,7 +63,7 @@ public final class ConfinedDirectory: Sendable {
 
     private func openDescriptor(_ relativePath: String, flags: Int32) throws(HTTPServerError) -> Int32 {
         let lookup = relativePath.isEmpty ? "." : relativePath
-        guard !lookup.hasPrefix("/"), !lookup.utf8.contains(0) else {
+        guard !lookup.hasPrefix("/"), !lookup.containsUTF8(0) else {
             throw HTTPServerError.system("open(\(relativePath))", errno: EXDEV)
         }
         if resolvesInKernel {

@@ -55,4 +55,26 @@ import TestSupport
         // Every reading was taken, so each branch was compared.
         #expect(counts.count == 3, "\(counts)")
     }
+
+    /// The part below the root, as a String prefix test reads it (for paths of ASCII names, where bytes
+    /// and Characters agree).
+    static func referenceRelativePath(_ path: String, root: String) -> String? {
+        if path == root { return "" }
+        let prefix = root.hasSuffix("/") ? root : root + "/"
+        guard path.hasPrefix(prefix) else { return nil }
+        return String(path.dropFirst(prefix.count))
+    }
+
+    @Test func thePartBelowTheRootIsFoundByBytes() {
+        let roots = ["/srv/media", "/srv/media/", "/", "/srv"]
+        let paths = ["/srv/media", "/srv/media/", "/srv/media/a", "/srv/media/a/b.ts", "/srv/mediaX/a", "/srv/medi", "/srv", "/", "",
+                     "/srv/media//a", "srv/media/a", "/x"]
+        for root in roots {
+            for path in paths {
+                #expect(FileConfinement.relativePath(path, root: root) == Self.referenceRelativePath(path, root: root), "\(path) under \(root)")
+            }
+        }
+        // Bytes, not canonical equivalence: a decomposed "é" is another name on disk.
+        #expect(FileConfinement.relativePath("/caf\u{65}\u{301}/x", root: "/caf\u{e9}") == nil)
+    }
 }

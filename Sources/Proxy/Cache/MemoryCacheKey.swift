@@ -43,23 +43,39 @@ struct KeyBytes {
 
     /// Appends a number as a part of its own, as `add(String(count))` would.
     mutating func add(count: Int) {
-        var digits = KeyBytes(reserving: 20)
-        digits.appendDecimal(count)
-        appendDecimal(digits.bytes.count)
+        var length = count < 0 ? 2 : 1
+        var rest = count.magnitude
+        while rest >= 10 {
+            rest /= 10
+            length += 1
+        }
+        appendDecimal(length)
         bytes.append(UInt8(ascii: ":"))
-        bytes.append(contentsOf: digits.bytes)
+        appendDecimal(count)
     }
 
     /// Appends a number's decimal digits, with no length before them.
-    mutating func appendDecimal(_ value: some BinaryInteger) {
+    mutating func appendDecimal(_ value: Int) {
         if value < 0 { bytes.append(UInt8(ascii: "-")) }
-        let start = bytes.count
-        var rest = value.magnitude
-        repeat {
-            bytes.append(UInt8(ascii: "0") + UInt8(truncatingIfNeeded: rest % 10))
-            rest /= 10
-        } while rest > 0
-        bytes[start...].reverse()
+        appendDecimal(value.magnitude)
+    }
+
+    /// Appends a number's decimal digits, with no length before them: most significant first, so
+    /// nothing is reversed after.
+    mutating func appendDecimal(_ value: UInt64) {
+        var divisor: UInt64 = 1
+        while value / divisor >= 10 { divisor *= 10 }
+        while divisor > 0 {
+            bytes.append(UInt8(ascii: "0") + UInt8(truncatingIfNeeded: value / divisor % 10))
+            divisor /= 10
+        }
+    }
+
+    mutating func appendDecimal(_ value: UInt) { appendDecimal(UInt64(value)) }
+
+    mutating func appendDecimal(_ value: Int64) {
+        if value < 0 { bytes.append(UInt8(ascii: "-")) }
+        appendDecimal(value.magnitude)
     }
 
     /// Appends bytes as they are (separators between numbers of a fixed layout).

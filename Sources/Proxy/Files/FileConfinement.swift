@@ -86,11 +86,24 @@ enum FileConfinement {
     }
 
     /// The part of `path` below `root` ("" for the root itself), or nil when `path` is not below it.
+    /// Compared by bytes, as the file system compares names (every directory-mount request passes here).
     static func relativePath(_ path: String, root: String) -> String? {
-        if path == root { return "" }
-        let prefix = root.hasSuffix("/") ? root : root + "/"
-        guard path.hasPrefix(prefix) else { return nil }
-        return String(path.dropFirst(prefix.count))
+        let pathBytes = path.utf8.span
+        let rootBytes = root.utf8.span
+        if pathBytes.count == rootBytes.count, Self.starts(pathBytes, with: rootBytes) { return "" }
+        // The root and a "/" after it, unless the root ends with one.
+        let rootEndsWithSlash = rootBytes.count > 0 && rootBytes[rootBytes.count - 1] == UInt8(ascii: "/")
+        let prefixLength = rootEndsWithSlash ? rootBytes.count : rootBytes.count + 1
+        guard pathBytes.count >= prefixLength, Self.starts(pathBytes, with: rootBytes),
+              rootEndsWithSlash || pathBytes[rootBytes.count] == UInt8(ascii: "/") else { return nil }
+        let utf8 = path.utf8
+        return String(path[utf8.index(utf8.startIndex, offsetBy: prefixLength)...])
+    }
+
+    private static func starts(_ bytes: Span<UInt8>, with prefix: Span<UInt8>) -> Bool {
+        guard bytes.count >= prefix.count else { return false }
+        for index in 0..<prefix.count where bytes[index] != prefix[index] { return false }
+        return true
     }
 
     /// Opens the regular file at the absolute `path` through the mount directory `directory`: nothing

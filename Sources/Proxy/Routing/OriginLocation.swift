@@ -6,12 +6,17 @@ enum OriginLocation: Sendable {
     case whole(String)
     /// A mount's base URL, the raw path after the mount's name, and the client's query.
     case joined(base: String, rest: Substring, query: String?)
+    /// A directory mount's confined absolute file path: its `file://` URL is made only when asked for
+    /// (a file request opens the path and never needs it).
+    case file(path: String)
 
     /// The URL as one string.
     var string: String {
         switch self {
         case .whole(let url):
             return url
+        case .file(let path):
+            return FileConfinement.fileURL(path: path)
         case .joined(let base, let rest, let query):
             var url = String()
             url.reserveCapacity(base.utf8.count + 1 + rest.utf8.count + (query.map { $0.utf8.count + 1 } ?? 0))
@@ -32,6 +37,8 @@ enum OriginLocation: Sendable {
         switch self {
         case .whole(let url):
             headers.add(name, url)
+        case .file(let path):
+            headers.add(name, FileConfinement.fileURL(path: path))
         case .joined(let base, let rest, let query):
             var url = GrowableByteBuffer(capacity: base.utf8.count + 1 + rest.utf8.count + (query.map { $0.utf8.count + 1 } ?? 0))
             url.append(utf8: base)

@@ -16,16 +16,12 @@ struct OriginTarget: Sendable {
     let proxyPath: String
     /// The proxy request target (raw path and query), as the player sent it.
     let proxyTarget: String
-    /// For a directory mount, the confined absolute file path `location`'s `file://` URL was made from:
-    /// kept, so a file request does not read it back out of the URL.
-    private let confinedPath: String?
 
-    init(mount: RoutedMount?, location: OriginLocation, proxyPath: String, proxyTarget: String, confinedPath: String? = nil) {
+    init(mount: RoutedMount?, location: OriginLocation, proxyPath: String, proxyTarget: String) {
         self.routedMount = mount
         self.location = location
         self.proxyPath = proxyPath
         self.proxyTarget = proxyTarget
-        self.confinedPath = confinedPath
     }
 
     /// The origin URL: `http(s)://...` with the client's query untouched, or `file://` inside a directory
@@ -34,10 +30,8 @@ struct OriginTarget: Sendable {
 
     /// For a directory mount, the confined absolute file path.
     var filePath: String? {
-        guard case .directory = routedMount?.mount.origin else { return nil }
-        if let confinedPath { return confinedPath }
-        guard case .whole(let url) = location, url.hasPrefix("file://") else { return nil }
-        return FileConfinement.path(fromFileURL: url)
+        guard case .directory = routedMount?.mount.origin, case .file(let path) = location else { return nil }
+        return path
     }
 
     /// How non-playlist resources are answered.

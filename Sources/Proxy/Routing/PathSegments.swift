@@ -8,6 +8,8 @@ extension StringProtocol where SubSequence == Substring {
     func slashSegments() -> [Substring] {
         let utf8 = self.utf8
         var segments: [Substring] = []
+        // A subtitle URL has six; room for them up front, not grown 1, 2, 4, 8.
+        segments.reserveCapacity(8)
         var start = utf8.startIndex
         var index = start
         while index < utf8.endIndex {

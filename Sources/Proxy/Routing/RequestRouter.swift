@@ -185,8 +185,7 @@ struct RequestRouter: Sendable {
                                 proxyPath: decodedPath, proxyTarget: proxyTarget)
         case .directory(let root):
             let path = try FileConfinement.confinedPath(root: root, rawRelativePath: String(rawRest))
-            return OriginTarget(mount: routed, location: .whole(FileConfinement.fileURL(path: path)),
-                                proxyPath: decodedPath, proxyTarget: proxyTarget, confinedPath: path)
+            return OriginTarget(mount: routed, location: .file(path: path), proxyPath: decodedPath, proxyTarget: proxyTarget)
         }
     }
 

@@ -34,13 +34,17 @@ struct SubtitleURL: Equatable, Sendable {
 
     /// Parses the path segments that follow the reserved prefix; nil when they are not one of ours.
     init?(segmentsAfterPrefix segments: ArraySlice<Substring>) {
-        let parts = Array(segments)
-        guard parts.count == 5, parts[0] == "v1",
-              let bytes = Base64URL.decode(parts[3]),
+        // Read in place: the segments are the router's array, not copied.
+        guard segments.count == 5 else { return nil }
+        let start = segments.startIndex
+        func part(_ offset: Int) -> Substring { segments[start + offset] }
+        let parts = (part(0), part(1), part(2), part(3), part(4))
+        guard parts.0 == "v1",
+              let bytes = Base64URL.decode(parts.3),
               let target = String(validating: bytes, as: UTF8.self),
               target.hasPrefix("/")
         else { return nil }
-        let leaf = parts[4]
+        let leaf = parts.4
         let resource: Resource
         if leaf == "index.m3u8" {
             resource = .playlist
@@ -49,7 +53,7 @@ struct SubtitleURL: Equatable, Sendable {
         } else {
             return nil
         }
-        self.init(setName: String(parts[1]), trackID: String(parts[2]), masterTarget: target, resource: resource)
+        self.init(setName: String(parts.1), trackID: String(parts.2), masterTarget: target, resource: resource)
     }
 
     /// `n` of a `{n}.vtt` leaf: ASCII digits only, read by bytes (no sign, as `Int` would take), and

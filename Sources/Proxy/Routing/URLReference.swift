@@ -1,4 +1,5 @@
 import Foundation
+import HTTPWire
 
 /// RFC 3986 §5 reference resolution and small URL facts the proxy needs.
 enum URLReference {
@@ -31,7 +32,7 @@ enum URLReference {
     static func pathExtension(of url: String) -> String {
         let bytes = url.utf8
         // Escapes need URL's decoding (an encoded dot still names an extension); they are rare.
-        if bytes.contains(UInt8(ascii: "%")) {
+        if url.containsUTF8(UInt8(ascii: "%")) {
             let path = URL(string: url)?.path ?? url
             guard let dot = path.lastIndex(of: "."), !path[dot...].contains("/") else { return "" }
             return path[path.index(after: dot)...].lowercased()
