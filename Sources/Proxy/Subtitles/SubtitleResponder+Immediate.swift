@@ -35,7 +35,7 @@ extension SubtitleResponder {
     private func immediatePlaylist(
         set: SubtitleSet, track: TrackConfig, master: OriginTarget, timeline: VideoTimeline, request: HTTPRequest
     ) -> RouteResponse? {
-        let body: [UInt8]
+        let body: TaggedBody
         var fromFallback = false
         switch effectiveMode(track, set: set, timeline: timeline) {
         case .single:
@@ -56,7 +56,7 @@ extension SubtitleResponder {
             body = made
         }
         let control = timeline.ended == false ? growingCacheControl(fallback: fromFallback) : cacheControl(fallback: fromFallback)
-        return RouteResponse(route: .subtitlePlaylist, response: .makePlaylist(TaggedBody(body), cacheControl: control))
+        return RouteResponse(route: .subtitlePlaylist, response: .makePlaylist(body, cacheControl: control))
     }
 
     /// As `serve`'s segment case, with cached cues and timeline; nil for a live window's segment (served

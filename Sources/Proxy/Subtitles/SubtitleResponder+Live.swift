@@ -21,7 +21,7 @@ extension SubtitleResponder {
     /// written as numbers that wrap.
     func segmentedPlaylist(
         durations: [Double], timeline: VideoTimeline?, track: TrackConfig, set: SubtitleSet
-    ) throws(ProxyError) -> [UInt8] {
+    ) throws(ProxyError) -> TaggedBody {
         let shape = shape(of: timeline, track: track, set: set)
         let count = UInt64(durations.count)
         guard !shape.mediaSequence.addingReportingOverflow(count).overflow else {
@@ -31,14 +31,17 @@ extension SubtitleResponder {
         if let sequence = shape.discontinuitySequence, sequence.addingReportingOverflow(discontinuities).overflow {
             throw .badGateway("the video playlist's EXT-X-DISCONTINUITY-SEQUENCE \(sequence) leaves no room for its \(discontinuities) discontinuities below 2^64")
         }
-        guard let first = liveSequence(of: timeline) else {
-            return SubtitlePlaylistBuilder.segmented(durations: durations, uri: { "\($0).vtt" }, shape: shape)
-        }
-        guard first <= UInt64(Int.max) - count else {
+        let first = liveSequence(of: timeline)
+        if let first, first > UInt64(Int.max) - count {
             throw .badGateway("the live window's EXT-X-MEDIA-SEQUENCE \(first) leaves no room for \(count) subtitle segment numbers")
         }
-        // Checked above: every index is below `count`, so first + index fits.
-        return SubtitlePlaylistBuilder.segmented(durations: durations, uri: { "\(first + UInt64($0)).vtt" }, shape: shape)
+        let make = { () -> [UInt8] in
+            guard let first else { return SubtitlePlaylistBuilder.segmented(durations: durations, uri: { "\($0).vtt" }, shape: shape) }
+            // Checked above: every index is below `count`, so first + index fits.
+            return SubtitlePlaylistBuilder.segmented(durations: durations, uri: { "\(first + UInt64($0)).vtt" }, shape: shape)
+        }
+        guard let timeline else { return TaggedBody(make()) }
+        return timeline.playlists.playlist(.segmented(durations: durations, shape: shape, firstSequence: first), make: make)
     }
 
     /// The window's first media sequence number when the subtitle playlist mirrors it.

@@ -22,14 +22,15 @@ extension SubtitleResponder {
     /// The single-file playlist of a `single` track: one segment, `0.vtt`, with the video's type, media
     /// sequence, discontinuity sequence and a discontinuity before its first segment (RFC 8216 §6.2.4:
     /// renditions' discontinuity sequence numbers agree; both sit at segment 0, so one file mirrors them).
-    func singlePlaylist(duration: Double, timeline: VideoTimeline?) -> [UInt8] {
+    func singlePlaylist(duration: Double, timeline: VideoTimeline?) -> TaggedBody {
         var shape = SubtitlePlaylistShape(playlistType: timeline?.playlistType ?? "VOD")
-        if let timeline {
-            if timeline.leadingDiscontinuity { shape.discontinuities = [0] }
-            shape.discontinuitySequence = timeline.discontinuitySequence ?? (timeline.leadingDiscontinuity ? 0 : nil)
-            shape.mediaSequence = timeline.mediaSequence ?? 0
+        guard let timeline else { return TaggedBody(SubtitlePlaylistBuilder.single(duration: duration, uri: "0.vtt", shape: shape)) }
+        if timeline.leadingDiscontinuity { shape.discontinuities = [0] }
+        shape.discontinuitySequence = timeline.discontinuitySequence ?? (timeline.leadingDiscontinuity ? 0 : nil)
+        shape.mediaSequence = timeline.mediaSequence ?? 0
+        return timeline.playlists.playlist(.single(duration: duration, shape: shape)) {
+            SubtitlePlaylistBuilder.single(duration: duration, uri: "0.vtt", shape: shape)
         }
-        return SubtitlePlaylistBuilder.single(duration: duration, uri: "0.vtt", shape: shape)
     }
 
     /// What the subtitle playlist mirrors of the video's playlist besides its durations.

@@ -34,7 +34,7 @@ struct SubtitleResponder: Sendable {
         let (timeline, timelineFailed) = try await timelines.videoTimeline(master, request: request)
         switch resource {
         case .playlist:
-            let body: [UInt8]
+            let body: TaggedBody
             // Made without the timeline a failed fetch withheld: provisional, like the empty fallback.
             var fromFallback = timelineFailed
             switch effectiveMode(track, set: set, timeline: timeline) {
@@ -52,7 +52,7 @@ struct SubtitleResponder: Sendable {
                 body = try segmentedPlaylist(durations: durations, timeline: timeline, track: track, set: set)
             }
             let control = timeline?.ended == false ? growingCacheControl(fallback: fromFallback) : cacheControl(fallback: fromFallback)
-            return RouteResponse(route: .subtitlePlaylist, response: .makePlaylist(TaggedBody(body), cacheControl: control))
+            return RouteResponse(route: .subtitlePlaylist, response: .makePlaylist(body, cacheControl: control))
         case .segment(let index):
             // Held to the end of the request, so requests arriving meanwhile share this one document.
             let cues = try await cues.cues(set: set, track: track, master: master, request: request)

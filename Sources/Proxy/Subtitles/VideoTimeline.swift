@@ -27,6 +27,8 @@ struct VideoTimeline: Sendable {
     var targetDuration: Int?
     /// Whether the variant has EXT-X-ENDLIST (a VOD counts as ended): false while an EVENT or live playlist grows.
     var ended = true
+    /// The subtitle playlists made from this timeline (shared by its copies; see `SubtitlePlaylists`).
+    let playlists = SubtitlePlaylists()
 
     /// Whether the video is a sliding window (RFC 8216 §6.2.1): no playlist type, and it may still grow,
     /// or it has already slid (media sequence above 0), so a live stream that ends keeps its numbering.

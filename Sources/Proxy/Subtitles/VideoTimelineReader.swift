@@ -46,7 +46,7 @@ struct VideoTimelineReader: Sendable {
             // A growing playlist (EVENT or live) is read again once the media playlist's own cache entry
             // (cache.master_ttl_seconds) is stale, so players reloading the subtitle playlist see new segments.
             if timeline.ended {
-                timelines.store(timeline, for: key, cost: 64 + 8 * timeline.durations.count, ttl: ConfigSeconds.duration(config.cache.subtitleTTL))
+                timelines.store(timeline, for: key, cost: 64 + 8 * timeline.durations.count + SubtitlePlaylists.budget(segments: timeline.durations.count), ttl: ConfigSeconds.duration(config.cache.subtitleTTL))
             }
             return (timeline, false)
         } catch let shed as OriginError where shed.isShed {
