@@ -1,3 +1,5 @@
+import HTTPServer
+import HTTPWire
 import Testing
 import TestSupport
 @testable import Proxy
@@ -42,6 +44,28 @@ import TestSupport
             #expect(key.string == Self.joined(parts), "\(parts) (seed \(generator.seed))")
             if let other = seen[key.string] { #expect(other == parts, "\(other) and \(parts) share a key") }
             seen[key.string] = parts
+        }
+    }
+
+    /// `MemoryCacheKey.make(target:)` writes the URL from the target's location; it must give the key
+    /// `make(target.url, target:)` gives, or an entry stored under one is never found under the other.
+    @Test(arguments: [
+        "/sample/master.m3u8", "/sample/master.m3u8?token=1&x=%20", "/sample/a/b/index.m3u8?", "/files/master.m3u8",
+        "/files/sub%20dir/master.m3u8", "/files/a/./b//master.m3u8", "/files/caf%C3%A9.m3u8", "/https/cdn.example/v/master.m3u8?k=v",
+    ])
+    func aKeyFromTheLocationIsTheKeyFromTheURL(target: String) throws {
+        let json = #"{"mounts": {"sample": {"origin": "http://127.0.0.1:9/vod/", "forward_headers": ["Authorization"]}, "files": {"origin": "/tmp"}}, "embedded": {"allow_hosts": ["cdn.example"]}}"#
+        let router = RequestRouter(config: try ConfigTestSupport.decode(json))
+        let (path, query) = splitTarget(target)
+        guard case .origin(let routed) = try router.route(rawPath: path, query: query) else {
+            Issue.record("\(target) is not an origin target")
+            return
+        }
+        let headers = HTTPHeaders([("Authorization", "Bearer a"), ("authorization", "Bearer b")])
+        let request = HTTPRequest(method: .get, target: target, path: path, rawPath: path, query: query, headers: headers)
+        for qualifiers in [[], ["part", "http://127.0.0.1:9/vod/v0/seg0.ts"]] {
+            #expect(MemoryCacheKey.make(target: routed, request: request, qualifiers: qualifiers)
+                    == MemoryCacheKey.make(routed.url, target: routed, request: request, qualifiers: qualifiers), "\(target)")
         }
     }
 }

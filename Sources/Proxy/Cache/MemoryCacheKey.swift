@@ -11,6 +11,36 @@ enum MemoryCacheKey {
         // Built in one byte buffer: String `+=` of small pieces grew and copied the key piece by piece
         // (a sixth of a cached subtitle file's instructions, bench/README.md).
         var key = KeyBytes(reserving: url.utf8.count + 64)
+        addScope(of: target, request: request, to: &key)
+        key.add(url)
+        for qualifier in qualifiers { key.add(qualifier) }
+        return key.string
+    }
+
+    /// The key `make(target.url, target: target, ...)` gives, byte for byte, with the URL written
+    /// straight from the target's location: no URL string is made first (a subtitle request makes two
+    /// or three keys for its master).
+    static func make(target: OriginTarget, request: HTTPRequest, qualifiers: [String] = []) -> String {
+        var key = KeyBytes(reserving: 160)
+        addScope(of: target, request: request, to: &key)
+        switch target.location {
+        case .whole(let url):
+            key.add(url)
+        case .joined(let base, let rest, let query):
+            key.addJoined(base, rest, query)
+        case .file(let path):
+            if FileConfinement.isPlain(path.utf8) {
+                key.addJoined(FileConfinement.fileScheme, path[...], nil, separator: false)
+            } else {
+                key.add(target.url)
+            }
+        }
+        for qualifier in qualifiers { key.add(qualifier) }
+        return key.string
+    }
+
+    /// Who the entry is for: the URL form and the values of the mount's forwarded headers.
+    private static func addScope(of target: OriginTarget, request: HTTPRequest, to key: inout KeyBytes) {
         key.add(target.cacheScope)
         if let mount = target.mount {
             for name in mount.forwardHeaders {
@@ -19,9 +49,6 @@ enum MemoryCacheKey {
                 for value in values { key.add(value) }
             }
         }
-        key.add(url)
-        for qualifier in qualifiers { key.add(qualifier) }
-        return key.string
     }
 }
 
@@ -39,6 +66,20 @@ struct KeyBytes {
         appendDecimal(part.utf8.count)
         bytes.append(UInt8(ascii: ":"))
         bytes.append(contentsOf: part.utf8)
+    }
+
+    /// Appends `base` + "/" (unless `separator` is false) + `rest` (+ "?" + `query`) as one part, as
+    /// `add` would append that joined string.
+    mutating func addJoined(_ base: String, _ rest: Substring, _ query: String?, separator: Bool = true) {
+        appendDecimal(base.utf8.count + (separator ? 1 : 0) + rest.utf8.count + (query.map { $0.utf8.count + 1 } ?? 0))
+        bytes.append(UInt8(ascii: ":"))
+        bytes.append(contentsOf: base.utf8)
+        if separator { bytes.append(UInt8(ascii: "/")) }
+        bytes.append(contentsOf: rest.utf8)
+        if let query {
+            bytes.append(UInt8(ascii: "?"))
+            bytes.append(contentsOf: query.utf8)
+        }
     }
 
     /// Appends a number as a part of its own, as `add(String(count))` would.

@@ -125,9 +125,12 @@ enum FileConfinement {
     /// A plain path (see `isPlain`) is written as it is, as Foundation writes it, without Foundation
     /// (a per-request cost on directory mounts); any other goes through `URL`.
     static func fileURL(path: String) -> String {
-        if isPlain(path.utf8) { return "file://" + path }
+        if isPlain(path.utf8) { return fileScheme + path }
         return URL(fileURLWithPath: path).absoluteString
     }
+
+    /// What a plain path's `file://` URL puts before it.
+    static let fileScheme = "file://"
 
     /// The path of a `file://` URL, or nil when it is not one. A plain path after `file://` is taken
     /// as it is (nothing to decode); any other URL is parsed by `URL`.

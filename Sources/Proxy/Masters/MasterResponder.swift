@@ -137,6 +137,6 @@ struct MasterResponder: Sendable {
     }
 
     private func rewrittenKey(_ target: OriginTarget, cacheQualifier: String, request: HTTPRequest) -> String {
-        MemoryCacheKey.make(target.url, target: target, request: request, qualifiers: [cacheQualifier])
+        MemoryCacheKey.make(target: target, request: request, qualifiers: [cacheQualifier])
     }
 }

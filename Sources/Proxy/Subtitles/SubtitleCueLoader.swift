@@ -47,7 +47,7 @@ struct SubtitleCueLoader: Sendable {
     /// same set, track id and master may carry other sources (a template, a backend, a signed URL), and
     /// those never share cues.
     static func documentKey(set: SubtitleSet, track: TrackConfig, master: OriginTarget, request: HTTPRequest) -> String {
-        MemoryCacheKey.make(master.url, target: master, request: request, qualifiers: [
+        MemoryCacheKey.make(target: master, request: request, qualifiers: [
             set.name, track.id, track.source, track.format?.rawValue ?? "", String(track.offset), track.mpegts.map { String($0) } ?? "",
             track.track.language,
         ])

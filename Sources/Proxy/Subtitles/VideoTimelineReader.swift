@@ -20,7 +20,7 @@ struct VideoTimelineReader: Sendable {
     /// `failed` when an origin's error status or a failed fetch kept it from us (the next try may succeed).
     /// Throws only `OriginError.overloaded`: a shed fetch says nothing about the video.
     func videoTimeline(_ master: OriginTarget, request: HTTPRequest) async throws -> (timeline: VideoTimeline?, failed: Bool) {
-        let key = MemoryCacheKey.make(master.url, target: master, request: request)
+        let key = MemoryCacheKey.make(target: master, request: request)
         if let hit = timelines.value(for: key) { return (hit, false) }
         do {
             let (fetchedMaster, _) = try await fetcher.cachedPlaylist(master.url, kind: "master", for: master, request: request)
@@ -106,7 +106,7 @@ struct VideoTimelineReader: Sendable {
     /// lately (`LiveWindowHistory`).
     func departedLiveSegment(_ sequence: Int, master: OriginTarget, request: HTTPRequest) -> LiveWindowHistory.Segment? {
         guard sequence >= 0 else { return nil }
-        return liveHistory.segment(UInt64(sequence), key: MemoryCacheKey.make(master.url, target: master, request: request))
+        return liveHistory.segment(UInt64(sequence), key: MemoryCacheKey.make(target: master, request: request))
     }
 
     /// The first presentation timestamp of the master's first variant's first segment, 90 kHz ticks;
@@ -122,7 +122,7 @@ struct VideoTimelineReader: Sendable {
     /// read from that part's first segment the first time it is asked for and cached like the first
     /// part's; the same fallbacks as `presentationStart`.
     func partStart(_ master: OriginTarget, part: Int, request: HTTPRequest) async throws -> (ticks: Int64?, transient: Bool, source: String) {
-        let firstKey = MemoryCacheKey.make(master.url, target: master, request: request)
+        let firstKey = MemoryCacheKey.make(target: master, request: request)
         let which = part == 0 ? "first segment" : "first segment of part \(part)"
         if part == 0, let hit = timestamps.value(for: firstKey) { return (hit, false, "read earlier from the video's \(which) (cached)") }
         let (found, timelineFailed) = try await videoTimeline(master, request: request)
@@ -133,7 +133,7 @@ struct VideoTimelineReader: Sendable {
         }
         // A later part's PTS is keyed by its first segment, not its number: in a sliding window the
         // numbers shift as old parts leave, the segment stays what it is.
-        let key = part == 0 ? firstKey : MemoryCacheKey.make(master.url, target: master, request: request, qualifiers: ["part", segmentURL])
+        let key = part == 0 ? firstKey : MemoryCacheKey.make(target: master, request: request, qualifiers: ["part", segmentURL])
         let initURL = videoPart?.initSegmentURL ?? timeline.initSegmentURL
         return try await segmentStart(master, segmentURL: segmentURL, initURL: initURL, key: key, part: part, request: request)
     }
