@@ -68,4 +68,15 @@ import TestSupport
                     == MemoryCacheKey.make(routed.url, target: routed, request: request, qualifiers: qualifiers), "\(target)")
         }
     }
+
+    @Test(arguments: ["s", "sample", "é-set", ""])
+    func aRewrittenMastersQualifierIsTheSetLengthPrefixedThenTheTarget(name: String) throws {
+        let router = RequestRouter(config: try ConfigTestSupport.decode(#"{"mounts": {"sample": {"origin": "http://127.0.0.1:9/vod/"}}}"#))
+        guard case .origin(let target) = try router.route(rawPath: "/sample/master.m3u8", query: "token=1") else {
+            Issue.record("not an origin target")
+            return
+        }
+        let set = SubtitleSet(name: name, tracks: [])
+        #expect(MasterResponder.cacheQualifier(set: set, target: target) == "\(name.utf8.count):\(name)/sample/master.m3u8?token=1")
+    }
 }

@@ -124,6 +124,11 @@ struct KeyBytes {
         bytes.append(byte)
     }
 
+    /// Appends text as it is, with no length before it (a part that ends the key or a qualifier).
+    mutating func append(contentsOf text: String) {
+        bytes.append(contentsOf: text.utf8)
+    }
+
     /// The key as a String (its parts are Strings, so the bytes are valid UTF-8).
     var string: String { String(decoding: bytes, as: UTF8.self) }
 }

@@ -133,7 +133,11 @@ struct MasterResponder: Sendable {
     /// used. Its URIs are written in that form, so two forms of the same origin URL never share an entry,
     /// and the player's choices (`hls_proxy_subtitles`, in the target's query) never share one either.
     static func cacheQualifier(set: SubtitleSet, target: OriginTarget) -> String {
-        "\(set.name.utf8.count):\(set.name)\(target.proxyTarget)"
+        // `count:name` then the target: written into one buffer, as interpolation grew it piece by piece.
+        var qualifier = KeyBytes(reserving: set.name.utf8.count + target.proxyTarget.utf8.count + 8)
+        qualifier.add(set.name)
+        qualifier.append(contentsOf: target.proxyTarget)
+        return qualifier.string
     }
 
     private func rewrittenKey(_ target: OriginTarget, cacheQualifier: String, request: HTTPRequest) -> String {
