@@ -1,4 +1,5 @@
 import HTTPServer
+import HTTPWire
 
 /// Keys of the in-memory caches (masters, playlists, subtitles, timelines).
 enum MemoryCacheKey {
@@ -29,7 +30,7 @@ enum MemoryCacheKey {
         case .joined(let base, let rest, let query):
             key.addJoined(base, rest, query)
         case .file(let path):
-            if FileConfinement.isPlain(path.utf8) {
+            if FileConfinement.isPlain(path.utf8.span) {
                 key.addJoined(FileConfinement.fileScheme, path[...], nil, separator: false)
             } else {
                 key.add(target.url)
@@ -65,7 +66,7 @@ struct KeyBytes {
     mutating func add(_ part: String) {
         appendDecimal(part.utf8.count)
         bytes.append(UInt8(ascii: ":"))
-        bytes.append(contentsOf: part.utf8)
+        bytes.append(copying: part.utf8.span)
     }
 
     /// Appends `base` + "/" (unless `separator` is false) + `rest` (+ "?" + `query`) as one part, as
@@ -73,12 +74,12 @@ struct KeyBytes {
     mutating func addJoined(_ base: String, _ rest: Substring, _ query: String?, separator: Bool = true) {
         appendDecimal(base.utf8.count + (separator ? 1 : 0) + rest.utf8.count + (query.map { $0.utf8.count + 1 } ?? 0))
         bytes.append(UInt8(ascii: ":"))
-        bytes.append(contentsOf: base.utf8)
+        bytes.append(copying: base.utf8.span)
         if separator { bytes.append(UInt8(ascii: "/")) }
-        bytes.append(contentsOf: rest.utf8)
+        bytes.append(copying: rest.utf8.span)
         if let query {
             bytes.append(UInt8(ascii: "?"))
-            bytes.append(contentsOf: query.utf8)
+            bytes.append(copying: query.utf8.span)
         }
     }
 
@@ -126,7 +127,7 @@ struct KeyBytes {
 
     /// Appends text as it is, with no length before it (a part that ends the key or a qualifier).
     mutating func append(contentsOf text: String) {
-        bytes.append(contentsOf: text.utf8)
+        bytes.append(copying: text.utf8.span)
     }
 
     /// The key as a String (its parts are Strings, so the bytes are valid UTF-8).

@@ -125,7 +125,7 @@ enum FileConfinement {
     /// A plain path (see `isPlain`) is written as it is, as Foundation writes it, without Foundation
     /// (a per-request cost on directory mounts); any other goes through `URL`.
     static func fileURL(path: String) -> String {
-        if isPlain(path.utf8) { return fileScheme + path }
+        if isPlain(path.utf8.span) { return fileScheme + path }
         return URL(fileURLWithPath: path).absoluteString
     }
 
@@ -136,7 +136,7 @@ enum FileConfinement {
     /// as it is (nothing to decode); any other URL is parsed by `URL`.
     static func path(fromFileURL url: String) -> String? {
         let scheme = "file://".utf8
-        if url.utf8.starts(with: scheme), isPlain(url.utf8.dropFirst(scheme.count)) {
+        if url.utf8.starts(with: scheme), isPlain(url.utf8.span.extracting(droppingFirst: scheme.count)) {
             return String(url.utf8.dropFirst(scheme.count))
         }
         guard let parsed = URL(string: url), parsed.isFileURL else { return nil }
@@ -146,10 +146,11 @@ enum FileConfinement {
     /// An absolute path whose URL form is itself: only RFC 3986 unreserved characters and "/" (nothing
     /// to percent-encode, RFC 3986 §2.3), and segments that are neither empty nor dots alone (nothing
     /// for `URL` to standardize, no trailing "/" for it to drop). A test compares both forms with Foundation's.
-    static func isPlain<Bytes: Sequence<UInt8>>(_ path: Bytes) -> Bool {
+    static func isPlain(_ path: Span<UInt8>) -> Bool {
         var segmentLength = -1  // -1: before the leading "/"
         var dots = 0
-        for byte in path {
+        for index in path.indices {
+            let byte = path[index]
             if byte == UInt8(ascii: "/") {
                 guard segmentLength < 0 || dots < segmentLength else { return false }
                 segmentLength = 0
