@@ -6,19 +6,16 @@ enum MediaType {
 
     /// Content-Type by file extension, for file mounts and pass-through without an origin type.
     static func forPath(_ path: String) -> String {
-        switch URLReference.pathExtension(of: path) {
-        case "m3u8", "m3u": return playlist
-        case "ts": return "video/mp2t"
-        case "m4s", "mp4", "m4v", "cmfv": return "video/mp4"
-        case "m4a", "cmfa": return "audio/mp4"
-        case "aac": return "audio/aac"
-        case "vtt", "webvtt": return "text/vtt; charset=utf-8"
-        case "srt": return "application/x-subrip"
-        case "json": return "application/json"
-        case "key": return "application/octet-stream"
-        case "html", "htm": return "text/html; charset=utf-8"
-        case "txt": return "text/plain; charset=utf-8"
-        default: return "application/octet-stream"
-        }
+        URLReference.matchingExtension(path, in: byExtension).map { types[$0] } ?? "application/octet-stream"
     }
+
+    /// The extensions of each type in `types`, lowercase.
+    private static let byExtension: [[String]] = [
+        ["m3u8", "m3u"], ["ts"], ["m4s", "mp4", "m4v", "cmfv"], ["m4a", "cmfa"], ["aac"], ["vtt", "webvtt"], ["srt"], ["json"],
+        ["key"], ["html", "htm"], ["txt"],
+    ]
+    private static let types = [
+        playlist, "video/mp2t", "video/mp4", "audio/mp4", "audio/aac", webVTT, "application/x-subrip", "application/json",
+        "application/octet-stream", "text/html; charset=utf-8", "text/plain; charset=utf-8",
+    ]
 }

@@ -80,27 +80,35 @@ enum URLReference {
     /// Whether the path or URL's extension is one of `candidates` (lowercase ASCII), compared without
     /// building the extension as a String.
     static func hasExtension(_ url: String, in candidates: [String]) -> Bool {
+        matchingExtension(url, in: [candidates]) != nil
+    }
+
+    /// The index of the first list in `lists` (lowercase ASCII extensions) that holds the path or URL's
+    /// extension, found in one pass and compared without building the extension as a String (every
+    /// directory-mount file asks this for its Content-Type); nil when none does.
+    static func matchingExtension(_ url: String, in lists: [[String]]) -> Int? {
+        guard !url.containsUTF8(UInt8(ascii: "%")) else {
+            let found = pathExtension(of: url)
+            return lists.firstIndex { $0.contains(found) }
+        }
         let bytes = url.utf8.span
-        var hasEscape = false
-        for index in bytes.indices where bytes[index] == UInt8(ascii: "%") {
-            hasEscape = true
-            break
-        }
-        guard !hasEscape else { return candidates.contains(pathExtension(of: url)) }
-        guard let found = extensionRange(bytes) else { return false }
-        for candidate in candidates where candidate.utf8.count == found.count {
-            // ASCII letters folded to lowercase; the candidates are lowercase already.
-            var matches = true
-            for (offset, name) in candidate.utf8.enumerated() {
-                let byte = bytes[found.lowerBound + offset]
-                if name != byte | (byte >= 0x41 && byte <= 0x5A ? 0x20 : 0) {
-                    matches = false
-                    break
-                }
+        guard let found = extensionRange(bytes) else { return nil }
+        for (index, candidates) in lists.enumerated() {
+            for candidate in candidates where candidate.utf8.count == found.count && Self.matches(candidate, bytes, at: found.lowerBound) {
+                return index
             }
-            if matches { return true }
         }
-        return false
+        return nil
+    }
+
+    /// Whether `candidate` is at `start` in `bytes`, ASCII letters folded to lowercase (the candidate is
+    /// lowercase already).
+    private static func matches(_ candidate: String, _ bytes: Span<UInt8>, at start: Int) -> Bool {
+        for (offset, name) in candidate.utf8.enumerated() {
+            let byte = bytes[start + offset]
+            if name != byte | (byte >= 0x41 && byte <= 0x5A ? 0x20 : 0) { return false }
+        }
+        return true
     }
 
     /// RFC 3986 §3.1: scheme = ALPHA *( ALPHA / DIGIT / "+" / "-" / "." ).
