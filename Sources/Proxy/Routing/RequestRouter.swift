@@ -21,6 +21,8 @@ struct RequestRouter: Sendable {
     let allowHosts: [HostPattern]
     /// The masters of subtitle URLs, each routed once (see `routeMaster`).
     let masterRoutes = MasterTargetRoutes()
+    /// Subtitle URLs by path, each read once (see `SubtitleURLs`).
+    let subtitleURLs = SubtitleURLs()
 
     init(config: ProxyConfig) {
         let routed = config.mounts.map(RoutedMount.init)
@@ -127,6 +129,7 @@ struct RequestRouter: Sendable {
         case .ready: return .ready
         case .metrics: return .metrics
         case .subtitle:
+            if let rest, let kept = subtitleURLs.url(rest, parse: Self.unsignedSubtitleURL) { return .subtitle(kept) }
             let segments = rest?.slashSegments() ?? []
             if segments.count > 1, segments[1] == SignedURL.reservedSetName {
                 guard let url = SignedURL(segmentsAfterPrefix: segments[...], query: query) else {
@@ -134,10 +137,7 @@ struct RequestRouter: Sendable {
                 }
                 return .signed(url)
             }
-            guard let url = SubtitleURL(segmentsAfterPrefix: segments[...]) else {
-                throw .notFound("unknown synthesized resource")
-            }
-            return .subtitle(url)
+            throw .notFound("unknown synthesized resource")
         case .embedded:
             let segments = rest?.slashSegments() ?? []
             return .origin(try embeddedTarget(scheme: String(first), segments: segments[...], query: query))
@@ -153,6 +153,14 @@ struct RequestRouter: Sendable {
         let unescaped = !segment.hasEscapes && segment.start == 1 && rest != nil
         return .origin(try mountTarget(mount, rawRest: rest ?? "", query: query, rawPath: unescaped ? path : nil,
                                        restCannotClimb: !segment.hasEscapes && !segment.hasDotDot && !segment.hasNonASCII))
+    }
+
+    /// The subtitle URL of the raw path after the reserved prefix, unless it is of the signed form
+    /// (`SignedURL`, read with its query) or not one of ours.
+    private static func unsignedSubtitleURL(_ rest: Substring) -> SubtitleURL? {
+        let segments = rest.slashSegments()
+        guard !(segments.count > 1 && segments[1] == SignedURL.reservedSetName) else { return nil }
+        return SubtitleURL(segmentsAfterPrefix: segments[...])
     }
 
     /// The master a subtitle URL names (its `masterTarget`, raw path and query), routed once per target
