@@ -87,7 +87,7 @@ extension ConfinedDirectory {
     /// `maxSymlinks` links is ELOOP. `..` pops the directories this walk opened, never the file system's.
     func walk(_ relativePath: String, flags: Int32) throws(HTTPServerError) -> Int32 {
         // Components still to resolve, the next one last.
-        var pending = relativePath.split(separator: "/", omittingEmptySubsequences: true).reversed().map(String.init)
+        var pending = Array(Self.names(relativePath).reversed())
         // A trailing "/" asks for a directory, as it does of openat2: "file.txt/" ends in ".", so the
         // file is wanted as a directory (ENOTDIR) instead of opened.
         if relativePath.hasSuffix("/"), !pending.isEmpty { pending.insert(".", at: 0) }
@@ -139,11 +139,31 @@ extension ConfinedDirectory {
             guard links <= Self.maxSymlinks else { throw failure(ELOOP) }
             guard !target.isEmpty else { throw failure(ENOENT) }
             guard !target.hasPrefix("/") else { throw failure(EXDEV) }
-            let parts = target.split(separator: "/", omittingEmptySubsequences: true).map(String.init)
+            let parts = Self.names(target)
             // A target ending in "/" or naming "." must still resolve to what it names.
             pending.append(contentsOf: (parts.isEmpty || target.hasSuffix("/") ? parts + ["."] : parts).reversed())
         }
         throw failure(ENOENT)
+    }
+
+    /// The non-empty "/"-separated names of `path`, split by bytes, as the kernel reads a path. Split by
+    /// Characters, a "/" that Unicode joins to its neighbour (a combining mark or U+200D after it, U+0600
+    /// before it) stayed inside one name, and openat then resolved the part before it, following a
+    /// symlink there out of the directory.
+    static func names(_ path: String) -> [String] {
+        let utf8 = path.utf8
+        var names: [String] = []
+        var start = utf8.startIndex
+        var index = start
+        while index < utf8.endIndex {
+            if utf8[index] == UInt8(ascii: "/") {
+                if start < index { names.append(String(path[start..<index])) }
+                start = utf8.index(after: index)
+            }
+            index = utf8.index(after: index)
+        }
+        if start < utf8.endIndex { names.append(String(path[start...])) }
+        return names
     }
 
     /// The target of the symlink `name` in directory `directory`, or nil with errno set.

@@ -61,6 +61,29 @@ import Testing
         #expect(try Self.text(directory.openFile("chain-10")) == "end\n")
     }
 
+    /// A "/" that Unicode joins to its neighbour into one Character is still a separator: the name before
+    /// it is resolved as a name of its own, so a symlink there that leaves the directory is refused.
+    @Test(arguments: methods)
+    func aSlashJoinedToItsNeighbourStillSeparatesNames(method: ConfinedDirectory.Resolution) throws {
+        let tree = try Tree()
+        defer { tree.remove() }
+        let outside = (tree.root as NSString).deletingLastPathComponent
+        for name in ["X\u{600}", "a", "z\u{200D}"] {
+            try FileManager.default.createSymbolicLink(atPath: tree.root + "/" + name, withDestinationPath: outside)
+        }
+        let directory = try ConfinedDirectory(path: tree.root, resolution: method)
+        for path in ["X\u{600}/secret.txt", "a/\u{301}secret.txt", "a/\u{200D}secret.txt", "z\u{200D}/secret.txt"] {
+            do throws(HTTPServerError) {
+                let file = try directory.openFile(path)
+                Issue.record("\(path.unicodeScalars.map { String($0.value, radix: 16) }) opened: \((try? Self.text(file)) ?? "")")
+            } catch {
+                // The joined mark makes the last name one that does not exist there, or the link is refused.
+                #expect(error.isOutsideDirectory || error.isNoSuchFile, "\(path): \(error)")
+            }
+        }
+        #expect(ConfinedDirectory.names("a/\u{301}b//c\u{600}/") == ["a", "\u{301}b", "c\u{600}"])
+    }
+
     @Test(arguments: methods)
     func symlinksThatLeaveTheDirectoryAreRefused(method: ConfinedDirectory.Resolution) throws {
         let tree = try Tree()

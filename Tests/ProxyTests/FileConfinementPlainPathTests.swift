@@ -24,7 +24,8 @@ import TestSupport
     @Test(arguments: [
         "v0/seg000.ts", "a", "a/b/c.m3u8", "..", "../x", "a/..", "a/../b", ".", "./a", "a/.", "a//b", "a/", "/a", "",
         "...", "a/.../b", "..a", "a..", ".hidden", "a\\b", "\\", "%2e%2e/x", "a/%2E%2e", "%zz/../x", "%zz\\x", "a%2fb",
-        "a%5cb", "%00", "é/x", "a;b", "..;/x", "a/..%2f",
+        "a%5cb", "%00", "é/x", "a;b", "..;/x", "a/..%2f", "a/\u{200D}b.m3u8", "\u{600}/b.m3u8", "a/\u{301}b.m3u8",
+        "../\u{301}x", "\u{301}x.m3u8",
     ])
     func theOnePassReadingAgreesWithTheGeneralOne(raw: String) {
         let (fast, general) = Self.bothReadings(raw)
@@ -43,7 +44,8 @@ import TestSupport
 
     @Test func seededRandomPathsGetTheSameAnswerFromBothReadings() {
         var generator = SeededGenerator()
-        let pieces = ["a", "b", ".", "..", "/", "//", "%2e", "%2E", "%2f", "%5c", "\\", "%zz", "%00", "%41", "é", ";", " ", "x.ts"]
+        let pieces = ["a", "b", ".", "..", "/", "//", "%2e", "%2E", "%2f", "%5c", "\\", "%zz", "%00", "%41", "é", ";", " ", "x.ts",
+                      "\u{301}", "\u{200D}", "\u{600}"]
         var counts: [FileConfinement.PlainReading: Int] = [:]
         for _ in 0..<5_000 {
             let raw = (0..<Int.random(in: 0...7, using: &generator))

@@ -31,6 +31,19 @@ import TestSupport
         #expect(counted.string == Self.joined([String(value)]))
     }
 
+    @Test func wideNumbersAreTheirDecimalDigits() {
+        for value in [UInt64.min, 9, 10, 10_000_000_000_000_000_000, UInt64.max] {
+            var key = KeyBytes(reserving: 0)
+            key.appendDecimal(value)
+            #expect(key.string == String(value))
+        }
+        for value in [Int64.min, -1, 0, Int64.max] {
+            var key = KeyBytes(reserving: 0)
+            key.appendDecimal(value)
+            #expect(key.string == String(value))
+        }
+    }
+
     @Test func seededPartListsGiveTheJoinedLayoutAndNoTwoListsOneKey() {
         var generator = SeededGenerator()
         let alphabet = ["1", ":", "a", "é", "9:", ""]

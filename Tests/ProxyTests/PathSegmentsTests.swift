@@ -2,8 +2,8 @@ import Testing
 import TestSupport
 @testable import Proxy
 
-/// The router splits paths and targets by bytes; on every path without a Unicode "prepend" character
-/// the pieces are the Character forms' own.
+/// The router splits paths and targets by bytes; where no "/" or "?" is joined to a neighbour into one
+/// Character, the pieces are the Character forms' own.
 @Suite struct PathSegmentsTests {
     @Test(arguments: ["", "/", "a", "a/b", "/a/b/", "//", "a//b", "é/ü/x", "_hls-proxy/v1/s/en/L3NhbXBsZQ/0.vtt", "a b/c%2Fd", "👩‍👩‍👧/x"])
     func segmentsAreTheCharacterSplitsOwn(path: String) {
@@ -26,6 +26,18 @@ import TestSupport
             }
             #expect(targetQuery(path) == query, "\(path)")
         }
+    }
+
+    /// A separator joined to its neighbour into one Character (a combining mark or U+200D after it,
+    /// U+0600 before it) still separates, as it does in a URL and for the kernel.
+    @Test func aSeparatorJoinedToItsNeighbourStillSeparates() {
+        #expect("a/\u{301}b".slashSegments() == ["a", "\u{301}b"])
+        #expect("a/\u{200D}b".slashSegments() == ["a", "\u{200D}b"])
+        #expect("x\u{600}/y".slashSegments() == ["x\u{600}", "y"])
+        let (path, query) = splitTarget("/sample/master.m3u8?\u{301}token=1")
+        #expect(path == "/sample/master.m3u8")
+        #expect(query?.unicodeScalars.first == "\u{301}")
+        #expect(targetQuery("/m?\u{301}t=1")?.unicodeScalars.first == "\u{301}")
     }
 
     @Test func aSegmentLeafIsDigitsThenVttWithinInt() {

@@ -44,6 +44,22 @@ import Testing
         #expect(router.subtitleURLs.count == 0)
     }
 
+    @Test func aPathLongerThanTheLimitIsReadEveryTimeAndNotKept() throws {
+        let router = try Self.makeRouter()
+        let long = "/sample/master.m3u8?token=" + String(repeating: "t", count: 1_200)
+        let path = "/_hls-proxy/v1/sample/en/\(Base64URL.encode(Array(long.utf8)))/0.vtt"
+        for _ in 0..<2 {
+            guard case .subtitle(let url) = try router.route(rawPath: path, query: nil) else {
+                Issue.record("not a subtitle URL")
+                return
+            }
+            #expect(url.masterTarget == long)
+            #expect(try router.routeMaster(url.masterTarget).proxyTarget == long)
+        }
+        #expect(router.subtitleURLs.count == 0)
+        #expect(router.masterRoutes.count == 0)
+    }
+
     @Test func pastItsCapacityTheTableIsEmptiedAndFillsAgain() throws {
         let urls = SubtitleURLs()
         let parse: (Substring) -> SubtitleURL? = { SubtitleURL(setName: "s", trackID: String($0), masterTarget: "/m", resource: .playlist) }

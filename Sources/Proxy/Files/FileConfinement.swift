@@ -15,7 +15,8 @@ enum FileConfinement {
     /// `confinedPath`'s general reading: each segment percent-decoded, "." and empty ones dropped.
     static func decodedConfinedPath(root: String, rawRelativePath: String) throws(ProxyError) -> String {
         var parts: [String] = []
-        for rawSegment in rawRelativePath.split(separator: "/", omittingEmptySubsequences: true) {
+        // Split by bytes, as the one-pass reading and the kernel read a path.
+        for rawSegment in rawRelativePath.slashSegments() where !rawSegment.isEmpty {
             let segment = try PathDecoding.decodeSegment(rawSegment)
             if segment == "." { continue }
             // Bytes, not `contains("/")`: with Foundation imported that is its `range(of:)` (a quarter of

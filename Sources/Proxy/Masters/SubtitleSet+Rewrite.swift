@@ -37,11 +37,12 @@ extension SubtitleSet {
 /// Splits a request target into raw path and query.
 func splitTarget<S: StringProtocol>(_ target: S) -> (path: String, query: String?) where S.SubSequence == Substring {
     guard let mark = target.firstQuestionMark() else { return (String(target), nil) }
-    return (String(target[..<mark]), String(target[target.index(after: mark)...]))
+    // Past the "?" byte, not past a Character: a combining mark after it belongs to the query.
+    return (String(target[..<mark]), String(target[target.utf8.index(after: mark)...]))
 }
 
 /// A request target's query (after the first `?`), or nil when it has none; the path is not copied.
 func targetQuery(_ target: String) -> String? {
     guard let mark = target.firstQuestionMark() else { return nil }
-    return String(target[target.index(after: mark)...])
+    return String(target[target.utf8.index(after: mark)...])
 }

@@ -9,6 +9,9 @@ final class MasterTargetRoutes: Sendable {
     /// Master targets kept at most. The targets come from request paths, so a flood of distinct ones
     /// must not grow memory: past this the table is emptied and fills again from what is played.
     static let capacity = 4096
+    /// The longest master target kept, in bytes (as `SubtitleURLs.maxKeptLength`): a longer one is routed
+    /// every time, so the table stays near 4,096 × 1 KiB whatever the request-line limit allows.
+    static let maxKeptLength = 1024
 
     private let routed = Mutex<[String: OriginTarget]>([:])
 
@@ -20,6 +23,7 @@ final class MasterTargetRoutes: Sendable {
         guard case .origin(let master) = try router.route(rawPath: path, query: query) else {
             throw .notFound("subtitle URL does not name a master")
         }
+        guard masterTarget.utf8.count <= Self.maxKeptLength else { return master }
         routed.withLock { routed in
             if routed.count >= Self.capacity { routed.removeAll(keepingCapacity: true) }
             routed[masterTarget] = master

@@ -2,7 +2,9 @@
 /// `firstIndex(of: "?")` on a String compare Characters, which runs grapheme breaking on every step:
 /// on a subtitle URL that was a quarter of the request's instructions (bench/README.md). "/" and "?"
 /// are ASCII, so the indices found through the UTF-8 view are scalar boundaries. The pieces differ from
-/// the Character forms' only where a Unicode "prepend" character joins the separator to a Character.
+/// the Character forms' where Unicode joins the separator to a neighbour into one Character (a
+/// combining mark or U+200D after it, a "prepend" character such as U+0600 before it): a URL, like the
+/// kernel, separates there.
 extension StringProtocol where SubSequence == Substring {
     /// The "/"-separated segments, empty ones kept (as `split(separator: "/", omittingEmptySubsequences: false)`).
     func slashSegments() -> [Substring] {

@@ -10,6 +10,9 @@ final class SubtitleURLs: Sendable {
     /// Paths kept at most. They come from requests, so a flood of distinct ones must not grow memory:
     /// past this the table is emptied and fills again from what is played.
     static let capacity = 4096
+    /// The longest path kept, in bytes: a longer one is read every time, so the table holds at most
+    /// about 4,096 × (1 KiB of path and its master target), whatever the request-line limit allows.
+    static let maxKeptLength = 1024
 
     private let read = Mutex<[Substring: SubtitleURL]>([:])
 
@@ -18,6 +21,7 @@ final class SubtitleURLs: Sendable {
     func url(_ rest: Substring, parse: (Substring) -> SubtitleURL?) -> SubtitleURL? {
         if let kept = read.withLock({ $0[rest] }) { return kept }
         guard let url = parse(rest) else { return nil }
+        guard rest.utf8.count <= Self.maxKeptLength else { return url }
         // A copy of its own, so the table does not hold the request's whole path string.
         let key = Substring(String(rest))
         read.withLock { read in

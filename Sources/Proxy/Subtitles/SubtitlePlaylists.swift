@@ -23,8 +23,9 @@ final class SubtitlePlaylists: Sendable {
     static let capacity = 4
 
     /// The bytes a timeline of `segments` segments may come to hold here, for the cache budget: a
-    /// playlist line pair (`#EXTINF:...,` and its URI) per segment is well under 32 bytes, per playlist kept.
-    static func budget(segments: Int) -> Int { capacity * 32 * segments }
+    /// segment's lines (`#EXTINF:...,`, its URI, and an `#EXT-X-DISCONTINUITY` before it at most) take
+    /// 23 bytes in a plain VOD and 60 with 19-digit numbers and a discontinuity each: 64 per playlist kept.
+    static func budget(segments: Int) -> Int { capacity * 64 * segments }
 
     private let made = Mutex<[(inputs: Inputs, body: TaggedBody)]>([])
 
