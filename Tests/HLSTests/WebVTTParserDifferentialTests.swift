@@ -41,10 +41,13 @@ import Testing
             case .failure: rejected += 1
             }
         }
-        // The grammar really reaches every side: cues, blocks before them, and documents the parser rejects.
-        #expect(withCues > 1200, "seed \(seed)")
-        #expect(withBlocks > 900, "seed \(seed)")
-        #expect(rejected > 900, "seed \(seed)")
+        // The grammar really reaches every side: cues, blocks before them, and documents the parser rejects
+        // (counted over a whole run, so only when no mismatch cut it short).
+        if failures == 0 {
+            #expect(withCues > 1200, "seed \(seed)")
+            #expect(withBlocks > 900, "seed \(seed)")
+            #expect(rejected > 900, "seed \(seed)")
+        }
     }
 
     @Test func everyFixtureParsesAsThePreviousParserParsedIt() throws {
