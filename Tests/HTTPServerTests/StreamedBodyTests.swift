@@ -6,7 +6,7 @@ import TestSupport
 import Testing
 
 /// Handlers returning `.stream` bodies: framing, HEAD, backpressure's other half (the client leaving).
-@Suite(.timeLimit(.minutes(1))) struct StreamedBodyTests {
+@Suite(.timeLimit(.minutes(2))) struct StreamedBodyTests {
     /// Byte i of a test body.
     static func pattern(_ count: Int) -> [UInt8] { (0..<count).map { UInt8($0 % 251) } }
 
@@ -46,7 +46,7 @@ import Testing
         try await withServer(handler: handler) { server in
             let response = try await HTTPClient.send(
                 HTTPClientRequest(host: "127.0.0.1", port: server.port, target: "/"),
-                connectTimeout: .seconds(2), deadline: .seconds(10), maxBodyBytes: 1 << 20)
+                connectTimeout: .seconds(2), deadline: .seconds(50), maxBodyBytes: 1 << 20)
             #expect(response.headers["Transfer-Encoding"] == "chunked")
             #expect(response.headers["Content-Length"] == nil)
             #expect(response.body == Self.pattern(5 * 70_001))

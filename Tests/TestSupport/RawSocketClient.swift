@@ -17,9 +17,10 @@ public final class RawSocketClient: @unchecked Sendable {
     private var buffer: [UInt8] = []
 
     /// Connects to `host` (an IPv4 or IPv6 literal) on `port`, with Nagle off so tiny writes leave as
-    /// they are written; reads time out after `timeout` (generous: a loaded machine is slow, and a
-    /// read that succeeds never waits).
-    public init(host: String = "127.0.0.1", port: Int, timeout: Duration = .seconds(20)) throws {
+    /// they are written; reads time out after `timeout` (generous: a read that succeeds never waits,
+    /// and at the start of a full `swift test` on 2 slow cores the synchronous suites can hold both of
+    /// the task pool's threads for half a minute, so an async handler under test answers that late).
+    public init(host: String = "127.0.0.1", port: Int, timeout: Duration = .seconds(60)) throws {
         fd = try Self.connect(host: host, port: port, timeout: timeout)
         var one: Int32 = 1
         setsockopt(fd, Int32(IPPROTO_TCP), TCP_NODELAY, &one, socklen_t(MemoryLayout<Int32>.size))
