@@ -36,7 +36,8 @@ public struct PathRouting: Sendable {
             return .local
         case nil:
             let url = target.url
-            let authorityEnd = url.range(of: "://").flatMap { url[$0.upperBound...].firstIndex(of: "/") } ?? url.endIndex
+            // By bytes, as the router splits: a combining mark after the "/" must not hide it.
+            let authorityEnd = url.range(of: "://").flatMap { url[$0.upperBound...].utf8.firstIndex(of: UInt8(ascii: "/")) } ?? url.endIndex
             return .origin(url: url, base: String(url[..<authorityEnd]), mount: nil, proxyTarget: target.proxyTarget)
         }
     }

@@ -35,9 +35,10 @@ public func fuzzPath(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
     return 0
 }
 
+/// Cut at the first "?" byte, as the request line is (a combining mark after it belongs to the query).
 private func split(_ target: String) -> (String, String?) {
-    guard let mark = target.firstIndex(of: "?") else { return (target, nil) }
-    return (String(target[..<mark]), String(target[target.index(after: mark)...]))
+    guard let mark = target.utf8.firstIndex(of: UInt8(ascii: "?")) else { return (target, nil) }
+    return (String(target[..<mark]), String(target[target.utf8.index(after: mark)...]))
 }
 
 enum PathFuzzing {
