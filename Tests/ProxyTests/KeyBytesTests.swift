@@ -1,3 +1,4 @@
+import HLS
 import HTTPServer
 import HTTPWire
 import Testing
@@ -91,5 +92,68 @@ import TestSupport
         }
         let set = SubtitleSet(name: name, tracks: [])
         #expect(MasterResponder.cacheQualifier(set: set, target: target) == "\(name.utf8.count):\(name)/sample/master.m3u8?token=1")
+    }
+}
+
+/// A master kept by `MasterTargetRoutes` carries its key when no request can change it; every key made
+/// from it must be the one made for the request without it, and a mount that forwards headers keeps none.
+@Suite struct RequestIndependentKeyTests {
+    @Test(arguments: [
+        "/plain/master.m3u8", "/plain/master.m3u8?token=1", "/files/master.m3u8", "/files/caf%C3%A9.m3u8",
+        "/https/cdn.example/v/master.m3u8?k=v", "/forwarding/master.m3u8",
+    ])
+    func aKeptKeyIsTheKeyMadePerRequest(target: String) throws {
+        let json = #"""
+        {"mounts": {"plain": {"origin": "http://127.0.0.1:9/vod/", "inject_headers": {"X-Key": "k"}},
+                    "forwarding": {"origin": "http://127.0.0.1:9/vod/", "forward_headers": ["Authorization"]},
+                    "files": {"origin": "/tmp"}},
+         "embedded": {"allow_hosts": ["cdn.example"]}}
+        """#
+        let router = RequestRouter(config: try ConfigTestSupport.decode(json))
+        let routes = MasterTargetRoutes()
+        let kept = try routes.target(for: target, router: router)
+        let (path, query) = splitTarget(target)
+        guard case .origin(let routed) = try router.route(rawPath: path, query: query) else {
+            Issue.record("\(target) is not an origin target")
+            return
+        }
+        #expect(routed.requestIndependentKey == nil)
+        #expect((kept.requestIndependentKey == nil) == target.hasPrefix("/forwarding/"))
+        for authorization in ["Bearer a", "Bearer b"] {
+            let request = HTTPRequest(method: .get, target: target, path: path, rawPath: path, query: query,
+                                      headers: HTTPHeaders([("Authorization", authorization)]))
+            #expect(MemoryCacheKey.make(target: kept, request: request) == MemoryCacheKey.make(target: routed, request: request))
+            for qualifiers in [["part", "http://127.0.0.1:9/vod/v0/seg0.ts"], ["x"]] {
+                #expect(MemoryCacheKey.make(target: kept, request: request, qualifiers: qualifiers)
+                        == MemoryCacheKey.make(target: routed, request: request, qualifiers: qualifiers))
+                #expect(MemoryCacheKey.make(target: kept, request: request) { key in qualifiers.forEach { key.add($0) } }
+                        == MemoryCacheKey.make(routed.url, target: routed, request: request, qualifiers: qualifiers))
+            }
+        }
+    }
+}
+
+/// A track's cues are kept under a key that names everything that shapes them; two tracks that differ
+/// only in their offset or their MPEGTS value must never share cues.
+@Suite struct CueDocumentKeyTests {
+    @Test func tracksThatDifferInOffsetOrMPEGTSGetDifferentKeys() throws {
+        let router = RequestRouter(config: try ConfigTestSupport.decode(#"{"mounts": {"sample": {"origin": "http://127.0.0.1:9/vod/"}}}"#))
+        guard case .origin(let master) = try router.route(rawPath: "/sample/master.m3u8", query: nil) else {
+            Issue.record("not an origin target")
+            return
+        }
+        let request = HTTPRequest(method: .get, target: "/x", path: "/x", rawPath: "/x", query: nil, headers: HTTPHeaders())
+        let set = SubtitleSet(name: "s", tracks: [])
+        var keys: [String: String] = [:]
+        for offset in [0, -0.5, 0.5, 1e-9, -1e-9, 3600.25] {
+            for mpegts: Int64? in [nil, 0, 900_000, -1, Int64.max] {
+                let track = TrackConfig(id: "en", track: SubtitleTrack(name: "English", language: "en"), source: "en.vtt", offset: offset, mpegts: mpegts)
+                let key = SubtitleCueLoader.documentKey(set: set, track: track, master: master, request: request)
+                let label = "\(offset) \(String(describing: mpegts))"
+                #expect(keys[key] == nil, "\(label) shares a key with \(keys[key] ?? "")")
+                keys[key] = label
+                #expect(key == SubtitleCueLoader.documentKey(set: set, track: track, master: master, request: request))
+            }
+        }
     }
 }

@@ -21,9 +21,51 @@ enum MemoryCacheKey {
     /// The key `make(target.url, target: target, ...)` gives, byte for byte, with the URL written
     /// straight from the target's location: no URL string is made first (a subtitle request makes two
     /// or three keys for its master).
-    static func make(target: OriginTarget, request: HTTPRequest, qualifiers: [String] = []) -> String {
+    static func make(target: OriginTarget, request: HTTPRequest, qualifiers: [String]) -> String {
+        var key = unqualified(target, request: request)
+        for qualifier in qualifiers { key.add(qualifier) }
+        return key.string
+    }
+
+    /// As `make(target:request:qualifiers:)`, with the qualifiers written by `qualify` straight into
+    /// the key's bytes (no array of Strings made first).
+    static func make(target: OriginTarget, request: HTTPRequest, qualify: (inout KeyBytes) -> Void) -> String {
+        var key = unqualified(target, request: request)
+        qualify(&key)
+        return key.string
+    }
+
+    /// The key of `target` with no qualifiers: its kept one, or one made for this request.
+    static func make(target: OriginTarget, request: HTTPRequest) -> String {
+        target.requestIndependentKey ?? unqualified(target, request: request).string
+    }
+
+    /// The key's scope and URL, from the target's `requestIndependentKey` when it has one, with room
+    /// for qualifiers after them.
+    private static func unqualified(_ target: OriginTarget, request: HTTPRequest) -> KeyBytes {
+        if let kept = target.requestIndependentKey {
+            var key = KeyBytes(reserving: kept.utf8.count + 96)
+            key.append(contentsOf: kept)
+            return key
+        }
         var key = KeyBytes(reserving: 160)
         addScope(of: target, request: request, to: &key)
+        addURL(of: target, to: &key)
+        return key
+    }
+
+    /// The key `make(target:request:)` gives `target` for every request, or nil when it depends on the
+    /// request: the mount forwards headers, whose values are part of the key.
+    static func requestIndependentKey(of target: OriginTarget) -> String? {
+        if let mount = target.mount, !mount.forwardHeaders.isEmpty { return nil }
+        var key = KeyBytes(reserving: 160)
+        key.add(target.cacheScope)
+        addURL(of: target, to: &key)
+        return key.string
+    }
+
+    /// The target's origin URL as one part, written from its location.
+    private static func addURL(of target: OriginTarget, to key: inout KeyBytes) {
         switch target.location {
         case .whole(let url):
             key.add(url)
@@ -36,8 +78,6 @@ enum MemoryCacheKey {
                 key.add(target.url)
             }
         }
-        for qualifier in qualifiers { key.add(qualifier) }
-        return key.string
     }
 
     /// Who the entry is for: the URL form and the values of the mount's forwarded headers.

@@ -20,10 +20,11 @@ final class MasterTargetRoutes: Sendable {
     func target(for masterTarget: String, router: RequestRouter) throws(ProxyError) -> OriginTarget {
         if let kept = routed.withLock({ $0[masterTarget] }) { return kept }
         let (path, query) = splitTarget(masterTarget)
-        guard case .origin(let master) = try router.route(rawPath: path, query: query) else {
+        guard case .origin(var master) = try router.route(rawPath: path, query: query) else {
             throw .notFound("subtitle URL does not name a master")
         }
         guard masterTarget.utf8.count <= Self.maxKeptLength else { return master }
+        master.requestIndependentKey = MemoryCacheKey.requestIndependentKey(of: master)
         routed.withLock { routed in
             if routed.count >= Self.capacity { routed.removeAll(keepingCapacity: true) }
             routed[masterTarget] = master

@@ -16,6 +16,11 @@ struct OriginTarget: Sendable {
     let proxyPath: String
     /// The proxy request target (raw path and query), as the player sent it.
     let proxyTarget: String
+    /// The key `MemoryCacheKey.make(target:request:)` gives this target, kept with it when that key is
+    /// the same for every request (the mount forwards no header): `MasterTargetRoutes` sets it on the
+    /// masters it keeps, so each subtitle request stops writing its master's key two or three times.
+    /// Nil otherwise; the key is then made per request.
+    var requestIndependentKey: String?
 
     init(mount: RoutedMount?, location: OriginLocation, proxyPath: String, proxyTarget: String) {
         self.routedMount = mount

@@ -47,10 +47,17 @@ struct SubtitleCueLoader: Sendable {
     /// same set, track id and master may carry other sources (a template, a backend, a signed URL), and
     /// those never share cues.
     static func documentKey(set: SubtitleSet, track: TrackConfig, master: OriginTarget, request: HTTPRequest) -> String {
-        MemoryCacheKey.make(target: master, request: request, qualifiers: [
-            set.name, track.id, track.source, track.format?.rawValue ?? "", String(track.offset), track.mpegts.map { String($0) } ?? "",
-            track.track.language,
-        ])
+        // Written part by part into the key, the numbers as their bits: no array of parts and no
+        // Double's text per request.
+        MemoryCacheKey.make(target: master, request: request) { key in
+            key.add(set.name)
+            key.add(track.id)
+            key.add(track.source)
+            key.add(track.format?.rawValue ?? "")
+            key.add(count: Int(truncatingIfNeeded: track.offset.bitPattern))
+            if let mpegts = track.mpegts { key.add(count: Int(truncatingIfNeeded: mpegts)) } else { key.add("") }
+            key.add(track.track.language)
+        }
     }
 
     private func loadTrack(set: SubtitleSet, track: TrackConfig, master: OriginTarget, request: HTTPRequest) async throws -> SubtitleTrackCues {
