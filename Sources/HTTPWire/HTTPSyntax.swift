@@ -77,6 +77,16 @@ extension StringProtocol {
     }
 }
 
+extension String {
+    /// As `StringProtocol.containsUTF8`, over the String's own bytes: no generic call through the
+    /// protocol for each check (a directory-mount file asks this of its path).
+    public func containsUTF8(_ byte: UInt8) -> Bool {
+        let bytes = utf8.span
+        for index in bytes.indices where bytes[index] == byte { return true }
+        return false
+    }
+}
+
 extension Substring {
     /// Without leading and trailing SP/HT (RFC 9110 §5.6.3 OWS).
     package func trimmingOWS() -> Substring {

@@ -30,31 +30,32 @@ struct FileResponder: Sendable {
         } catch {
             return RouteResponse(route: .error, response: .makeError(error.status, error.reason))
         }
+        let (contentType, isPlaylist) = MediaType.forFile(path)
         var headers = HTTPHeaders()
-        headers[.contentType] = MediaType.forPath(path)
-        headers[.cacheControl] = "max-age=60"
+        headers.add(.contentType, contentType)
+        headers.add(.cacheControl, "max-age=60")
         do {
-            if let playlist = try relocatedPlaylist(file, path: path, mount: mount) {
+            if isPlaylist, let playlist = try relocatedPlaylist(file, path: path, mount: mount) {
                 return RouteResponse(route: .file, response: HTTPResponse(status: .ok, headers: headers, bytes: playlist))
             }
         } catch {
             // The file was just opened and is regular: a failed read is the disk's, not the player's.
             return RouteResponse(route: .error, response: .makeError(.internalServerError, "playlist file unreadable (\(error))"))
         }
-        headers[.acceptRanges] = "bytes"
+        headers.add(.acceptRanges, "bytes")
         let body = HTTPFileRegion(file: file, offset: 0, length: file.size).map(HTTPBody.file) ?? .empty
         return RouteResponse(route: .file, response: HTTPResponse(status: .ok, headers: headers, body: body))
     }
 
     /// A media playlist on a directory mount with its URIs pointed at the proxy, as an http mount's are
     /// (RFC 8216 §4.1: a player resolves `/seg1.ts` against the proxy's root, where nothing is, so it
-    /// becomes `/<mount>/seg1.ts`; absolute URIs under a mount's origin go through that mount). Nil
-    /// when the file is not a playlist, is larger than `maxPlaylistBytes`, or needs no change: then the
-    /// file is sent as it is. A small regular file, read on the loop thread like the open and fstat
-    /// before it; throws when the read fails. Kept in `relocatedFiles` while the fstat's identity is
+    /// becomes `/<mount>/seg1.ts`; absolute URIs under a mount's origin go through that mount), for a
+    /// file whose extension names a playlist. Nil when relocation is off, the file is larger than
+    /// `maxPlaylistBytes`, or it needs no change: then the file is sent as it is. A small regular file,
+    /// read on the loop thread like the open and fstat before it; throws when the read fails. Kept in `relocatedFiles` while the fstat's identity is
     /// the same, so a played playlist is opened and fstat'ed per request, not read and relocated.
     private func relocatedPlaylist(_ file: HTTPFile, path: String, mount: Mount?) throws(HTTPServerError) -> [UInt8]? {
-        guard let relocation, PassThroughResponder.isPlaylistPath(path), file.size <= maxPlaylistBytes else { return nil }
+        guard let relocation, file.size <= maxPlaylistBytes else { return nil }
         let key = relocatedFiles.map { _ in RelocatedFile.key(path: path, mount: mount, identity: file.identity) }
         if let key, let kept = relocatedFiles?.value(for: key) { return kept.bytes }
         // Its size and one byte more, which tells a file that grew since the fstat: read again up to the limit.

@@ -6,10 +6,17 @@ enum MediaType {
 
     /// Content-Type by file extension, for file mounts and pass-through without an origin type.
     static func forPath(_ path: String) -> String {
-        URLReference.matchingExtension(path, in: byExtension).map { types[$0] } ?? "application/octet-stream"
+        forFile(path).type
     }
 
-    /// The extensions of each type in `types`, lowercase.
+    /// A directory-mount file's Content-Type and whether its extension names a playlist (as
+    /// `PassThroughResponder.isPlaylistPath` reads it), from one look at the extension.
+    static func forFile(_ path: String) -> (type: String, isPlaylist: Bool) {
+        guard let index = URLReference.matchingExtension(path, in: byExtension) else { return ("application/octet-stream", false) }
+        return (types[index], index == 0)
+    }
+
+    /// The extensions of each type in `types`, lowercase; the first are the playlists'.
     private static let byExtension: [[String]] = [
         ["m3u8", "m3u"], ["ts"], ["m4s", "mp4", "m4v", "cmfv"], ["m4a", "cmfa"], ["aac"], ["vtt", "webvtt"], ["srt"], ["json"],
         ["key"], ["html", "htm"], ["txt"],

@@ -46,19 +46,34 @@ enum URLReference {
     /// Where the extension lies in an unescaped path or URL: after the last `.` of the last path
     /// segment, before any query or fragment; nil when there is none.
     private static func extensionRange(_ bytes: Span<UInt8>) -> Range<Int>? {
+        // One pass to the query or fragment, noting the first `:` and the last `/` and `.` (every
+        // directory-mount file asks, with its whole absolute path).
         var end = bytes.count
-        for index in bytes.indices where bytes[index] == UInt8(ascii: "?") || bytes[index] == UInt8(ascii: "#") {
-            end = index
-            break
+        var colon: Int?
+        var lastSlash: Int?
+        var lastDot: Int?
+        for index in bytes.indices {
+            let byte = bytes[index]
+            if byte == UInt8(ascii: "?") || byte == UInt8(ascii: "#") {
+                end = index
+                break
+            }
+            if byte == UInt8(ascii: "/") {
+                lastSlash = index
+            } else if byte == UInt8(ascii: ".") {
+                lastDot = index
+            } else if byte == UInt8(ascii: ":"), colon == nil {
+                colon = index
+            }
         }
         var pathStart = 0
-        if let colon = firstIndex(of: UInt8(ascii: ":"), in: bytes, 0..<end), colon > 0, isScheme(bytes, 0..<colon),
+        if let colon, colon > 0, isScheme(bytes, 0..<colon),
            colon + 3 <= end, bytes[colon + 1] == UInt8(ascii: "/"), bytes[colon + 2] == UInt8(ascii: "/") {
             // `scheme://authority/path`: the path starts at the first `/` after the authority.
             pathStart = firstIndex(of: UInt8(ascii: "/"), in: bytes, (colon + 3)..<end) ?? end
         }
-        let nameStart = lastIndex(of: UInt8(ascii: "/"), in: bytes, pathStart..<end).map { $0 + 1 } ?? pathStart
-        guard let dot = lastIndex(of: UInt8(ascii: "."), in: bytes, nameStart..<end) else { return nil }
+        let nameStart = lastSlash.flatMap { $0 >= pathStart ? $0 + 1 : nil } ?? pathStart
+        guard let dot = lastDot, dot >= nameStart else { return nil }
         return (dot + 1)..<end
     }
 
@@ -67,12 +82,9 @@ enum URLReference {
         return nil
     }
 
-    private static func lastIndex(of byte: UInt8, in bytes: Span<UInt8>, _ range: Range<Int>) -> Int? {
-        for index in range.reversed() where bytes[index] == byte { return index }
-        return nil
-    }
-
+    /// RFC 3986 §3.1: a scheme starts with a letter ("1http" or "-" before "://" is no scheme).
     private static func isScheme(_ bytes: Span<UInt8>, _ range: Range<Int>) -> Bool {
+        guard let first = range.first, (bytes[first] | 0x20) >= 0x61, (bytes[first] | 0x20) <= 0x7A else { return false }
         for index in range where !isSchemeByte(bytes[index]) { return false }
         return true
     }

@@ -1,0 +1,51 @@
+import Testing
+import TestSupport
+@testable import Proxy
+
+/// `URLReference.pathExtension` finds the extension in one pass over the bytes; it must name the one
+/// the rule names when each step is taken on its own, with String operations: cut the query and
+/// fragment, skip `scheme://authority`, take the last path segment, then what follows its last dot.
+@Suite struct PathExtensionReferenceTests {
+    static func reference(_ url: String) -> String {
+        let beforeQuery = url.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false)[0]
+        let text = String(beforeQuery.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false)[0])
+        var path = Substring(text)
+        if let colon = text.firstIndex(of: ":"), colon > text.startIndex,
+           text[..<colon].allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || "+-.".contains($0)) }),
+           text[..<colon].first?.isLetter == true,
+           text[colon...].hasPrefix("://") {
+            let authorityStart = text.index(colon, offsetBy: 3)
+            path = text[authorityStart...].firstIndex(of: "/").map { text[$0...] } ?? ""
+        }
+        let name = path.lastIndex(of: "/").map { path[path.index(after: $0)...] } ?? path
+        guard let dot = name.lastIndex(of: ".") else { return "" }
+        return name[name.index(after: dot)...].lowercased()
+    }
+
+    @Test(arguments: [
+        "/work/main/Examples/sample-vod/v0/seg000.ts", "/a/b.m3u8?x=1.vtt", "/a/b.vtt#frag.ts", "http://host.example/",
+        "http://host.m3u8", "https://cdn.example:8443/x/subs.en.VTT?sig=a.b", "file:///tmp/x/seg.ts", "/x:y/seg.ts",
+        "1http://host/x.ts", "://x.ts", "a:/x.ts", "a://", "a:b.ts", "/x/trailing.", ".", "/", "", "/.ts", "x.y/z",
+    ])
+    func namedPathsGetTheReferenceExtension(url: String) {
+        #expect(URLReference.pathExtension(of: url) == Self.reference(url), "\(url)")
+    }
+
+    @Test func seededPathsGetTheReferenceExtension() {
+        var generator = SeededGenerator()
+        let pieces = ["/", "//", ".", ":", "://", "?", "#", "ts", "M3U8", "a", "h1", "+", "-", "é", "x.y"]
+        for _ in 0..<5_000 {
+            let url = (0..<Int.random(in: 0...8, using: &generator)).map { _ in pieces[Int.random(in: 0..<pieces.count, using: &generator)] }.joined()
+            #expect(URLReference.pathExtension(of: url) == Self.reference(url), "\(url) (seed \(generator.seed))")
+        }
+    }
+
+    /// A directory-mount file looks at its extension once for both its type and whether it is a
+    /// playlist to relocate; both must be what the separate questions answer.
+    @Test(arguments: ["/v/index.m3u8", "/v/INDEX.M3U", "/v/seg.ts", "/v/x.m3u8x", "/v.m3u8/x", "/v/x", "/s/en.vtt", "/v/a%2Em3u8"])
+    func aFilesTypeAndPlaylistFlagAreTheSeparateAnswers(path: String) {
+        let file = MediaType.forFile(path)
+        #expect(file.type == MediaTypeTests.reference(path))
+        #expect(file.isPlaylist == PassThroughResponder.isPlaylistPath(path))
+    }
+}
