@@ -6,7 +6,14 @@ enum FileConfinement {
     /// The absolute path for a mount-relative raw (percent-encoded) path, or a 403/400 if it would leave the root.
     static func confinedPath(root: String, rawRelativePath: String) throws(ProxyError) -> String {
         switch plainReading(rawRelativePath.utf8.span) {
-        case .plain: return root + "/" + rawRelativePath
+        case .plain:
+            // Sized once, where `root + "/" + path` made a string and then grew it.
+            var path = ""
+            path.reserveCapacity(root.utf8.count + 1 + rawRelativePath.utf8.count)
+            path.append(root)
+            path.append("/")
+            path.append(rawRelativePath)
+            return path
         case .leaves: throw .forbidden("path leaves the mount")
         case .needsDecoding: return try decodedConfinedPath(root: root, rawRelativePath: rawRelativePath)
         }
