@@ -39,7 +39,10 @@ public struct Template: Sendable, Hashable {
 
     /// Whether `text` has any brace, so needs parsing (most sources and names have none).
     public static func mayHaveCaptures(_ text: String) -> Bool {
-        text.utf8.contains { $0 == UInt8(ascii: "{") || $0 == UInt8(ascii: "}") }
+        // Over the span: every subtitle request asks this of each track's source and name.
+        let bytes = text.utf8.span
+        for index in bytes.indices where bytes[index] == UInt8(ascii: "{") || bytes[index] == UInt8(ascii: "}") { return true }
+        return false
     }
 
     /// The capture names used, in order of first use.

@@ -3,7 +3,7 @@ extension TrackResolver {
     /// tracks (whose sources are probed); nil otherwise.
     func resolvedWithoutIO(_ set: SubtitleSet, master: OriginTarget) -> ResolvedTracks? {
         guard set.tracksURL == nil, !set.tracks.contains(where: \.optional) else { return nil }
-        let present = substitutingCaptures(in: set.tracks, set: set, master: master)
+        let present = substitutingCaptures(in: set, master: master)
         let choices = PlayerChoices(query: targetQuery(master.proxyTarget))
         return ResolvedTracks(tracks: choices.isEmpty ? present : choices.applied(to: present))
     }

@@ -33,7 +33,7 @@ struct TrackResolver: Sendable {
         // A failed backend leaves the set's static tracks, possibly none.
         let backendTracks = try await backendTracks(set, master: master, request: request, masterInHand: masterInHand)
         let tracks = backendTracks ?? set.tracks
-        let substituted = backendTracks ?? substitutingCaptures(in: tracks, set: set, master: master)
+        let substituted = backendTracks ?? substitutingCaptures(in: set, master: master)
         let present = try await droppingAbsentOptionalTracks(substituted, set: set, master: master, request: request, masterInHand: masterInHand)
         let choices = PlayerChoices(query: targetQuery(master.proxyTarget))
         let resolved = ResolvedTracks(tracks: choices.isEmpty ? present : choices.applied(to: present))
@@ -48,13 +48,12 @@ struct TrackResolver: Sendable {
 
     // MARK: - Templates
 
-    /// The tracks with `{capture}`s in `source` and `name` replaced by the request path's captures, as
+    /// The set's tracks with `{capture}`s in `source` and `name` replaced by the request path's captures, as
     /// the request spelled them (still percent-encoded). A track whose substituted attributes break the
     /// rendition rules (a NAME with `"`, two NAMEs alike) is left out with a warn line.
-    func substitutingCaptures(in tracks: [TrackConfig], set: SubtitleSet, master: OriginTarget) -> [TrackConfig] {
-        guard tracks.contains(where: { Template.mayHaveCaptures($0.source) || Template.mayHaveCaptures($0.track.name) }) else {
-            return tracks
-        }
+    func substitutingCaptures(in set: SubtitleSet, master: OriginTarget) -> [TrackConfig] {
+        let tracks = set.tracks
+        guard set.tracksMayHaveCaptures else { return tracks }
         let captures = captures(of: set, master: master)
         var substituted: [TrackConfig] = []
         for var track in tracks {

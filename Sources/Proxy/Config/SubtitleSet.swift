@@ -7,7 +7,13 @@ public struct SubtitleSet: Sendable, Hashable {
     /// GROUP-ID of the SUBTITLES group the tracks join (`group_id`).
     public var groupID: String
     /// The tracks, in the order they are written into the master.
-    public var tracks: [TrackConfig]
+    public var tracks: [TrackConfig] {
+        didSet { tracksMayHaveCaptures = Self.mayHaveCaptures(tracks) }
+    }
+    /// Whether any track's source or name has a brace, so may hold `{capture}`s to substitute: kept
+    /// with the tracks (a change to them, or to one of theirs, sets it again), not looked for in each
+    /// subtitle request.
+    public private(set) var tracksMayHaveCaptures: Bool
     /// `closed_captions: "none"`: variants without CLOSED-CAPTIONS get `CLOSED-CAPTIONS=NONE`.
     public var closedCaptionsNone: Bool = false
     /// Whether a matched path that answers with a media playlist gets a synthesized one-variant master
@@ -37,6 +43,11 @@ public struct SubtitleSet: Sendable, Hashable {
         self.masters = masters
         self.groupID = groupID
         self.tracks = tracks
+        tracksMayHaveCaptures = Self.mayHaveCaptures(tracks)
+    }
+
+    private static func mayHaveCaptures(_ tracks: [TrackConfig]) -> Bool {
+        tracks.contains { Template.mayHaveCaptures($0.source) || Template.mayHaveCaptures($0.track.name) }
     }
 
     /// Whether this set applies to a request path (percent-decoded, starting with `/`).

@@ -26,7 +26,7 @@ extension OfflineRewrite {
                     ("set", set.name),
                 ])
             }
-            let substituted = resolver.substitutingCaptures(in: set.tracks, set: set, master: master)
+            let substituted = resolver.substitutingCaptures(in: set, master: master)
             let local = substituted.filter { track in
                 guard track.optional, let url = SubtitleCueLoader.sourceURL(of: track, master: master), !url.hasPrefix("file:") else { return true }
                 logger.log(.warn, "optional track left out: its source is not a file, and no origin is asked offline (--network probes it)", [
