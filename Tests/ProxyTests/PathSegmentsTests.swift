@@ -25,6 +25,7 @@ import TestSupport
                 #expect(head == path && query == nil, "\(path)")
             }
             #expect(targetQuery(path) == query, "\(path)")
+            #expect(path.firstQuestionMark() == path.utf8.firstIndex(of: UInt8(ascii: "?")), "\(path)")
         }
     }
 

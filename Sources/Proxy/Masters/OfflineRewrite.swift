@@ -83,6 +83,6 @@ public enum OfflineRewrite {
         guard let slash = afterScheme.firstIndex(of: "/") else { return ("/", nil) }
         var target = afterScheme[slash...]
         if let hash = target.firstIndex(of: "#") { target = target[..<hash] }
-        return splitTarget(target)
+        return splitTarget(String(target))
     }
 }

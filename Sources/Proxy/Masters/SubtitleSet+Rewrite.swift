@@ -35,8 +35,8 @@ extension SubtitleSet {
 }
 
 /// Splits a request target into raw path and query.
-func splitTarget<S: StringProtocol>(_ target: S) -> (path: String, query: String?) where S.SubSequence == Substring {
-    guard let mark = target.firstQuestionMark() else { return (String(target), nil) }
+func splitTarget(_ target: String) -> (path: String, query: String?) {
+    guard let mark = target.firstQuestionMark() else { return (target, nil) }
     // Past the "?" byte, not past a Character: a combining mark after it belongs to the query.
     return (String(target[..<mark]), String(target[target.utf8.index(after: mark)...]))
 }
