@@ -4,12 +4,12 @@
 /// session and any instance behind a load balancer can answer it:
 /// `/_hls-proxy/v1/{set}/{track}/{master}/index.m3u8` and `.../{master}/{n}.vtt`, where `{master}` is
 /// the master's proxy request target (path and query, as the player sent it) in unpadded base64url.
-struct SubtitleURL: Equatable, Sendable {
+struct SubtitleURL: Hashable, Sendable {
     /// The reserved first path segment; config load refuses a mount of this name.
     static let reservedPrefix: StaticString = "_hls-proxy"
 
     /// What is asked for under a track.
-    enum Resource: Equatable, Sendable {
+    enum Resource: Hashable, Sendable {
         /// The subtitle media playlist.
         case playlist
         /// WebVTT segment number `n` (0 for the whole file in `single` mode; a live window's media sequence number).

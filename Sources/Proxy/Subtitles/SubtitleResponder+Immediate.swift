@@ -15,28 +15,47 @@ extension SubtitleResponder {
     /// The response `serve(_:request:)` would give, made from memory only; nil when an input is not
     /// cached, or when the request is one `serve` would refuse or answer from a live window (it then
     /// answers it, with its error). Never blocks: each cache's lock is held for one lookup, never across I/O.
+    /// An answer made before from inputs the caches still hold is given again (`SubtitleAnswers`).
     func immediate(_ url: SubtitleURL, request: HTTPRequest) -> RouteResponse? {
+        if let kept = answers.answer(for: url, timelines: timelines.timelines, documents: cues.documents) {
+            immediateAnswers.add()
+            return kept
+        }
         // A URL `serve` refuses (no such set, no master) is left to it, so the error is its own.
         guard let set = config.subtitleSets.first(where: { $0.name == url.setName }),
               let master = try? masterTarget(of: url),
               let track = resolver.resolvedWithoutIO(set, master: master)?.track(id: url.trackID),
               let timeline = timelines.cachedTimeline(master, request: request)
         else { return nil }
-        let answer: RouteResponse?
+        let made: Made?
         switch url.resource {
-        case .playlist: answer = immediatePlaylist(set: set, track: track, master: master, timeline: timeline, request: request)
-        case .segment(let index): answer = immediateSegment(index, set: set, track: track, master: master, timeline: timeline, request: request)
+        case .playlist: made = immediatePlaylist(set: set, track: track, master: master, timeline: timeline, request: request)
+        case .segment(let index): made = immediateSegment(index, set: set, track: track, master: master, timeline: timeline, request: request)
         }
-        if answer != nil { immediateAnswers.add() }
-        return answer
+        guard let made else { return nil }
+        immediateAnswers.add()
+        // Kept when no request header shapes its keys, and for an ended video that does not slide.
+        if made.keepable, let timelineKey = master.requestIndependentKey, timeline.ended, liveSequence(of: timeline) == nil {
+            let readCues = made.cues.map { (key: SubtitleCueLoader.documentKey(set: set, track: track, master: master, request: request), object: $0) }
+            answers.keep(made.answer, for: url, inputs: SubtitleAnswers.Inputs(timelineKey: timelineKey, timeline: timeline.playlists, cues: readCues))
+        }
+        return made.answer
+    }
+
+    /// An answer made from memory, the cues it read (if any) and whether it may be kept.
+    private struct Made {
+        var answer: RouteResponse
+        var cues: SubtitleTrackCues?
+        var keepable = true
     }
 
     /// As `serve`'s playlist case, with a cached timeline (so never a failed one).
     private func immediatePlaylist(
         set: SubtitleSet, track: TrackConfig, master: OriginTarget, timeline: VideoTimeline, request: HTTPRequest
-    ) -> RouteResponse? {
+    ) -> Made? {
         let body: TaggedBody
         var fromFallback = false
+        var readCues: SubtitleTrackCues?
         switch effectiveMode(track, set: set, timeline: timeline) {
         case .single:
             var duration = timeline.duration
@@ -44,57 +63,63 @@ extension SubtitleResponder {
                 guard let cues = cues.cachedCues(set: set, track: track, master: master, request: request) else { return nil }
                 duration = Double(cues.document.largestEnd) / 1000
                 fromFallback = cues.isFallback
+                readCues = cues
             }
             body = singlePlaylist(duration: duration, timeline: timeline)
         case .segmented:
-            guard let (durations, fallback) = immediateWindows(for: track, set: set, master: master, timeline: timeline, request: request) else {
+            guard let windows = immediateWindows(for: track, set: set, master: master, timeline: timeline, request: request) else {
                 return nil
             }
-            fromFallback = fallback
+            fromFallback = windows.fromFallback
+            readCues = windows.cues
             // A playlist `serve` refuses is left to it, so the error is its own.
-            guard let made = try? segmentedPlaylist(durations: durations, timeline: timeline, track: track, set: set) else { return nil }
+            guard let made = try? segmentedPlaylist(durations: windows.durations, timeline: timeline, track: track, set: set) else { return nil }
             body = made
         }
         let control = timeline.ended == false ? growingCacheControl(fallback: fromFallback) : cacheControl(fallback: fromFallback)
-        return RouteResponse(route: .subtitlePlaylist, response: .makePlaylist(body, cacheControl: control))
+        return Made(answer: RouteResponse(route: .subtitlePlaylist, response: .makePlaylist(body, cacheControl: control)), cues: readCues)
     }
 
     /// As `serve`'s segment case, with cached cues and timeline; nil for a live window's segment (served
     /// by `liveSegmentFile`) and for a segment that does not exist (`serve` gives the 404).
     private func immediateSegment(
         _ index: Int, set: SubtitleSet, track: TrackConfig, master: OriginTarget, timeline: VideoTimeline, request: HTTPRequest
-    ) -> RouteResponse? {
+    ) -> Made? {
         guard let cues = cues.cachedCues(set: set, track: track, master: master, request: request),
               cues.document.cues.count <= Self.immediateCueLimit
         else { return nil }
         let file: TaggedBody
+        var keepable = true
         switch effectiveMode(track, set: set, timeline: timeline) {
         case .single:
             guard index == 0 else { return nil }
             file = cues.wholeFile()
         case .segmented:
             guard liveSequence(of: timeline) == nil,
-                  let (durations, _) = immediateWindows(for: track, set: set, master: master, timeline: timeline, request: request),
-                  durations.indices.contains(index),
+                  let windows = immediateWindows(for: track, set: set, master: master, timeline: timeline, request: request),
+                  windows.durations.indices.contains(index),
                   let map = cachedSegmentMap(index, master: master, timeline: timeline, request: request),
-                  let segment = cues.segmentFile(index, boundaries: boundaries(durations, timeline: timeline), map: map)
+                  let segment = cues.segmentFile(index, boundaries: boundaries(windows.durations, timeline: timeline), map: map)
             else { return nil }
             file = segment
+            // A later part's map came from the PTS cache, which the kept answer would not ask again.
+            keepable = map == .document
         }
         // Cached timelines and part PTS are never the provisional kind: only the cues can be.
         let response = HTTPResponse.makeTagged(file, contentType: MediaType.webVTT, cacheControl: cacheControl(fallback: cues.isFallback))
-        return RouteResponse(route: .subtitle, response: response)
+        return Made(answer: RouteResponse(route: .subtitle, response: response), cues: cues, keepable: keepable)
     }
 
     /// As `windows`, from memory: nil when the fixed windows need cues that are not cached.
+    /// The cues, when it read them, come with the windows.
     private func immediateWindows(
         for track: TrackConfig, set: SubtitleSet, master: OriginTarget, timeline: VideoTimeline, request: HTTPRequest
-    ) -> (durations: [Double], fromFallback: Bool)? {
-        if !timeline.durations.isEmpty { return (timeline.durations, false) }
-        if !timeline.ended { return ([], false) }
+    ) -> (durations: [Double], fromFallback: Bool, cues: SubtitleTrackCues?)? {
+        if !timeline.durations.isEmpty { return (timeline.durations, false, nil) }
+        if !timeline.ended { return ([], false, nil) }
         guard let cues = cues.cachedCues(set: set, track: track, master: master, request: request) else { return nil }
         let durations = SubtitlePlaylistBuilder.fixedWindows(totalDuration: Double(cues.document.largestEnd) / 1000, segmentDuration: track.segmentDuration)
-        return (durations, cues.isFallback)
+        return (durations, cues.isFallback, cues)
     }
 
     /// As `segmentMap`, from memory: the first part's segments carry the document's map; a later part's

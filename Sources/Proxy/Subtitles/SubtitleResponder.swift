@@ -15,6 +15,8 @@ struct SubtitleResponder: Sendable {
     let notices = OnceNotices()
     /// Requests answered from memory on the loop thread (`immediate`).
     let immediateAnswers = ImmediateAnswerCount()
+    /// Those answers, kept with what they were made from.
+    let answers = SubtitleAnswers()
 
     /// Serves a synthesized subtitle playlist or WebVTT file of a configured set. Its track is looked
     /// up among the tracks resolved for its master, never straight from the config, so a track the

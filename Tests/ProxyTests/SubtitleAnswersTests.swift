@@ -1,0 +1,131 @@
+import HLS
+import HTTPServer
+import HTTPWire
+import Testing
+import TestSupport
+@testable import Proxy
+
+/// A kept subtitle answer is given again only while both caches hold the very timeline and cues it was
+/// made from, asked as the full path asks them; and the table stays within its bounds.
+@Suite struct SubtitleAnswersTests {
+    static let url = SubtitleURL(setName: "s", trackID: "en", masterTarget: "/files/master.m3u8", resource: .segment(0))
+
+    static func answer(_ text: String) -> RouteResponse {
+        RouteResponse(route: .subtitle, response: HTTPResponse(status: .ok, headers: HTTPHeaders(), bytes: Array(text.utf8)))
+    }
+
+    static func cues() -> SubtitleTrackCues {
+        SubtitleTrackCues(document: WebVTTDocument(cues: [WebVTTCue(start: 0, end: 1, payload: ["x"])]), isFallback: false)
+    }
+
+    /// The two caches, with a timeline under "t" and cues under "c".
+    struct Caches {
+        let clock = CacheClock.adjustable()
+        let timelines: MemoryCache<VideoTimeline>
+        let documents: MemoryCache<SubtitleTrackCues>
+        let timeline = VideoTimeline(durations: [6, 6], playlistType: "VOD")
+        let cues = SubtitleAnswersTests.cues()
+
+        init() {
+            timelines = MemoryCache(maxCost: 1 << 20, clock: clock)
+            documents = MemoryCache(maxCost: 1 << 20, clock: clock)
+            timelines.store(timeline, for: "t", cost: 1, ttl: .seconds(60))
+            documents.store(cues, for: "c", cost: 1, ttl: .seconds(30))
+        }
+
+        var inputs: SubtitleAnswers.Inputs { SubtitleAnswers.Inputs(timelineKey: "t", timeline: timeline.playlists, cues: (key: "c", object: cues)) }
+
+        func body(_ answers: SubtitleAnswers, _ url: SubtitleURL = SubtitleAnswersTests.url) -> String? {
+            answers.answer(for: url, timelines: timelines, documents: documents).map {
+                guard case .bytes(let bytes) = $0.response.body else { return "?" }
+                return String(decoding: bytes, as: UTF8.self)
+            }
+        }
+    }
+
+    @Test func anAnswerIsGivenAgainWhileItsTimelineAndCuesAreTheOnesCached() {
+        let caches = Caches()
+        let answers = SubtitleAnswers()
+        #expect(caches.body(answers) == nil)
+        answers.keep(Self.answer("a"), for: Self.url, inputs: caches.inputs)
+        #expect(caches.body(answers) == "a")
+        #expect(caches.body(answers, SubtitleURL(setName: "s", trackID: "en", masterTarget: "/files/master.m3u8", resource: .segment(1))) == nil)
+        #expect(caches.body(answers, SubtitleURL(setName: "s", trackID: "fr", masterTarget: "/files/master.m3u8", resource: .segment(0))) == nil)
+    }
+
+    @Test func aReplacedTimelineIsAMiss() {
+        let caches = Caches()
+        let answers = SubtitleAnswers()
+        answers.keep(Self.answer("a"), for: Self.url, inputs: caches.inputs)
+        // The same fields, read again: another timeline, so another answer may be due.
+        caches.timelines.store(VideoTimeline(durations: [6, 6], playlistType: "VOD"), for: "t", cost: 1, ttl: .seconds(60))
+        #expect(caches.body(answers) == nil)
+    }
+
+    @Test func replacedOrExpiredCuesAreAMiss() {
+        let caches = Caches()
+        let answers = SubtitleAnswers()
+        answers.keep(Self.answer("a"), for: Self.url, inputs: caches.inputs)
+        caches.documents.store(Self.cues(), for: "c", cost: 1, ttl: .seconds(30))
+        #expect(caches.body(answers) == nil)
+
+        let fresh = Caches()
+        answers.keep(Self.answer("b"), for: Self.url, inputs: fresh.inputs)
+        #expect(fresh.body(answers) == "b")
+        fresh.clock.advance(by: .seconds(31))
+        #expect(fresh.body(answers) == nil, "the cues' TTL ran out")
+    }
+
+    @Test func anExpiredTimelineIsAMissEvenForAnAnswerThatReadNoCues() {
+        let caches = Caches()
+        let answers = SubtitleAnswers()
+        var inputs = caches.inputs
+        inputs.cues = nil
+        answers.keep(Self.answer("p"), for: Self.url, inputs: inputs)
+        // Cues replaced: this answer did not read them, so it stands.
+        caches.documents.store(Self.cues(), for: "c", cost: 1, ttl: .seconds(30))
+        #expect(caches.body(answers) == "p")
+        caches.clock.advance(by: .seconds(61))
+        #expect(caches.body(answers) == nil)
+    }
+
+    @Test func cuesNoLongerAliveAreAMissAndAreNotKeptAliveByTheTable() {
+        let clock = CacheClock.adjustable()
+        let timelines = MemoryCache<VideoTimeline>(maxCost: 1 << 20, clock: clock)
+        let documents = MemoryCache<SubtitleTrackCues>(maxCost: 1 << 20, clock: clock)
+        let timeline = VideoTimeline(durations: [6], playlistType: "VOD")
+        timelines.store(timeline, for: "t", cost: 1, ttl: .seconds(60))
+        let answers = SubtitleAnswers()
+        weak var released: SubtitleTrackCues?
+        do {
+            let cues = Self.cues()
+            released = cues
+            documents.store(cues, for: "c", cost: 1, ttl: .seconds(1))
+            answers.keep(Self.answer("a"), for: Self.url, inputs: SubtitleAnswers.Inputs(timelineKey: "t", timeline: timeline.playlists, cues: (key: "c", object: cues)))
+        }
+        #expect(answers.answer(for: Self.url, timelines: timelines, documents: documents) != nil)
+        // Expired and dropped by the cache: nothing else holds the cues, the table's reference is weak.
+        clock.advance(by: .seconds(2))
+        #expect(answers.answer(for: Self.url, timelines: timelines, documents: documents) == nil)
+        #expect(released == nil)
+    }
+
+    @Test func theTableStaysWithinItsCountAndBytes() {
+        let caches = Caches()
+        let answers = SubtitleAnswers()
+        for index in 0..<(SubtitleAnswers.capacity + 10) {
+            let url = SubtitleURL(setName: "s", trackID: "en", masterTarget: "/m\(index).m3u8", resource: .segment(0))
+            answers.keep(Self.answer("x"), for: url, inputs: caches.inputs)
+            #expect(answers.counts.answers <= SubtitleAnswers.capacity)
+        }
+        let big = String(repeating: "x", count: SubtitleAnswers.maxBodyBytes)
+        for index in 0..<(SubtitleAnswers.maxKeptBytes / SubtitleAnswers.maxBodyBytes + 5) {
+            let url = SubtitleURL(setName: "s", trackID: "en", masterTarget: "/big\(index).m3u8", resource: .segment(0))
+            answers.keep(Self.answer(big), for: url, inputs: caches.inputs)
+            #expect(answers.counts.bytes <= SubtitleAnswers.maxKeptBytes)
+        }
+        // Too large to keep at all.
+        answers.keep(Self.answer(big + "x"), for: Self.url, inputs: caches.inputs)
+        #expect(caches.body(answers) == nil)
+    }
+}
