@@ -43,6 +43,24 @@ import TestSupport
             key.appendDecimal(value)
             #expect(key.string == String(value))
         }
+        // Every power of ten and its neighbours, where the digit count changes, after other bytes.
+        var power: UInt64 = 1
+        for _ in 0..<20 {
+            for value in [power - 1, power, power + 1] {
+                var key = KeyBytes(reserving: 0)
+                key.add("x")
+                key.appendDecimal(value)
+                #expect(key.string == "1:x" + String(value))
+            }
+            power = power &* 10
+        }
+        var generator = SeededGenerator()
+        for _ in 0..<2_000 {
+            let value = UInt64.random(in: 0 ... .max, using: &generator) >> UInt64.random(in: 0..<64, using: &generator)
+            var key = KeyBytes(reserving: 0)
+            key.appendDecimal(value)
+            #expect(key.string == String(value), "seed \(generator.seed)")
+        }
     }
 
     @Test func seededPartListsGiveTheJoinedLayoutAndNoTwoListsOneKey() {

@@ -142,14 +142,24 @@ struct KeyBytes {
         appendDecimal(value.magnitude)
     }
 
-    /// Appends a number's decimal digits, with no length before them: most significant first, so
-    /// nothing is reversed after.
+    /// Appends a number's decimal digits, with no length before them. The digits are counted by
+    /// comparison, then written from the last by dividing by the constant 10 (a multiply): dividing by a
+    /// running power of ten was a hardware division per digit, and a file's identity has about 30.
     mutating func appendDecimal(_ value: UInt64) {
-        var divisor: UInt64 = 1
-        while value / divisor >= 10 { divisor *= 10 }
-        while divisor > 0 {
-            bytes.append(UInt8(ascii: "0") + UInt8(truncatingIfNeeded: value / divisor % 10))
-            divisor /= 10
+        var count = 1
+        var bound: UInt64 = 10
+        // 10^19 is the largest power of ten below 2^64: past it there are 20 digits, and no bound.
+        while count < 20, value >= bound {
+            count += 1
+            bound = bound &* 10
+        }
+        for _ in 0..<count { bytes.append(UInt8(ascii: "0")) }
+        var rest = value
+        var index = bytes.count - 1
+        while rest > 0 {
+            bytes[index] = UInt8(ascii: "0") + UInt8(truncatingIfNeeded: rest % 10)
+            rest /= 10
+            index -= 1
         }
     }
 
