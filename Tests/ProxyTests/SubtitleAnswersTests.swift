@@ -110,6 +110,20 @@ import TestSupport
         #expect(released == nil)
     }
 
+    /// The caches count a hit for a kept answer given, and none for a check that fails (the full path
+    /// that follows counts its own).
+    @Test func onlyAGivenAnswerCountsCacheHits() {
+        let caches = Caches()
+        let answers = SubtitleAnswers()
+        answers.keep(Self.answer("a"), for: Self.url, inputs: caches.inputs)
+        let before = (caches.timelines.counts.hits, caches.documents.counts.hits)
+        #expect(caches.body(answers) == "a")
+        #expect(caches.timelines.counts.hits == before.0 + 1 && caches.documents.counts.hits == before.1 + 1)
+        caches.documents.store(Self.cues(), for: "c", cost: 1, ttl: .seconds(30))
+        #expect(caches.body(answers) == nil)
+        #expect(caches.timelines.counts.hits == before.0 + 1 && caches.documents.counts.hits == before.1 + 1)
+    }
+
     @Test func theTableStaysWithinItsCountAndBytes() {
         let caches = Caches()
         let answers = SubtitleAnswers()

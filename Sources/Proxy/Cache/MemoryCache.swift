@@ -47,7 +47,7 @@ final class MemoryCache<Value: Sendable>: Sendable {
 
     /// The live value for `key`, or nil when absent or expired. A lookup that a later one will repeat
     /// (the fast path before the full one) passes `countingMiss: false` so a miss is counted once.
-    func value(for key: String, now: MonotonicTime? = nil, countingMiss: Bool = true) -> Value? {
+    func value(for key: String, now: MonotonicTime? = nil, countingMiss: Bool = true, countingHit: Bool = true) -> Value? {
         let now = now ?? clock.now()
         return state.withLock { state in
             guard let slot = state.index[key], let entry = state.slots[slot] else {
@@ -60,9 +60,14 @@ final class MemoryCache<Value: Sendable>: Sendable {
                 return nil
             }
             state.moveToHead(slot)
-            state.hits += 1
+            if countingHit { state.hits += 1 }
             return entry.value
         }
+    }
+
+    /// Counts one hit: for a caller that looked with `countingHit: false` and then used what it found.
+    func countHit() {
+        state.withLock { $0.hits += 1 }
     }
 
     /// Stores `value` for `ttl`; an entry larger than the whole budget, or a non-positive TTL, is not stored.

@@ -14,13 +14,14 @@ import Synchronization
 /// timeline or cues object is a miss. Only answers whose keys no request header changes are kept
 /// (the mount forwards no header), only of ended, non-sliding videos (a live window's answers follow
 /// its history), only of the first part's segments (a later part's map reads a PTS cache too).
-/// The objects are held weakly, so this table never keeps evicted cues alive; bodies are counted.
+/// The objects are held weakly, so this table never keeps evicted cues alive; its bytes are counted.
 final class SubtitleAnswers: Sendable {
-    /// Answers kept at most; past this, or past `maxKeptBytes` of bodies, the table is emptied and
-    /// fills again from what is played.
-    static let capacity = 1024
-    /// Bodies kept at most, in bytes, in all.
-    static let maxKeptBytes = 8 << 20
+    /// Answers kept at most; past this, or past `maxKeptBytes`, the table is emptied and fills again
+    /// from what is played (a 2-hour film's two segmented tracks have about 2,400 subtitle URLs).
+    static let capacity = 4096
+    /// Bytes kept at most, in all: bodies, and the keys (the URL's strings, the timeline's and the
+    /// cues' cache keys). Outside `cache.max_bytes`, like the tables of routed subtitle URLs.
+    static let maxKeptBytes = 16 << 20
     /// A larger body is not kept (a whole single-mode file of a long film, say): made again each time.
     static let maxBodyBytes = 64 << 10
 
@@ -51,22 +52,29 @@ final class SubtitleAnswers: Sendable {
     private let table = Mutex(Table())
 
     /// The answer kept for `url`, when the caches still hold what it was made from; nil otherwise.
+    /// The caches count a hit only when the kept answer is given: a failed check is followed by the
+    /// full path, which asks them again and counts its own.
     func answer(for url: SubtitleURL, timelines: MemoryCache<VideoTimeline>, documents: MemoryCache<SubtitleTrackCues>) -> RouteResponse? {
         guard let entry = table.withLock({ $0.entries[url] }),
               let madeFrom = entry.timeline,
-              let timeline = timelines.value(for: entry.timelineKey, countingMiss: false),
+              let timeline = timelines.value(for: entry.timelineKey, countingMiss: false, countingHit: false),
               timeline.playlists === madeFrom
         else { return nil }
         if let cuesKey = entry.cuesKey {
-            guard let readCues = entry.cues, let cues = documents.value(for: cuesKey, countingMiss: false), cues === readCues else { return nil }
+            guard let readCues = entry.cues, let cues = documents.value(for: cuesKey, countingMiss: false, countingHit: false),
+                  cues === readCues
+            else { return nil }
+            documents.countHit()
         }
+        timelines.countHit()
         return entry.answer
     }
 
     /// Keeps `answer` for `url`, made from `inputs`.
     func keep(_ answer: RouteResponse, for url: SubtitleURL, inputs: Inputs) {
-        let bytes = answer.response.body.count
-        guard bytes <= Self.maxBodyBytes else { return }
+        guard answer.response.body.count <= Self.maxBodyBytes else { return }
+        let bytes = answer.response.body.count + url.setName.utf8.count + url.trackID.utf8.count + url.masterTarget.utf8.count
+            + inputs.timelineKey.utf8.count + (inputs.cues?.key.utf8.count ?? 0)
         let entry = Entry(
             timelineKey: inputs.timelineKey, timeline: inputs.timeline, cuesKey: inputs.cues?.key, cues: inputs.cues?.object,
             answer: answer, bytes: bytes)
@@ -81,6 +89,6 @@ final class SubtitleAnswers: Sendable {
         }
     }
 
-    /// How many answers are kept and their bodies' bytes (for tests).
+    /// How many answers are kept and the bytes counted for them (for tests).
     var counts: (answers: Int, bytes: Int) { table.withLock { ($0.entries.count, $0.bytes) } }
 }
