@@ -40,12 +40,39 @@ import TestSupport
         }
     }
 
+    /// A directory-mount file's extension is what follows the last dot of its path's last segment, as
+    /// the kernel names it: `?`, `#` and `%` are bytes of a name there, not a query, a fragment or an escape.
+    static func fileExtension(_ path: String) -> String {
+        let name = path.split(separator: "/", omittingEmptySubsequences: false).last ?? ""
+        guard let dot = name.lastIndex(of: ".") else { return "" }
+        return name[name.index(after: dot)...].lowercased()
+    }
+
     /// A directory-mount file looks at its extension once for both its type and whether it is a
-    /// playlist to relocate; both must be what the separate questions answer.
-    @Test(arguments: ["/v/index.m3u8", "/v/INDEX.M3U", "/v/seg.ts", "/v/x.m3u8x", "/v.m3u8/x", "/v/x", "/s/en.vtt", "/v/a%2Em3u8"])
-    func aFilesTypeAndPlaylistFlagAreTheSeparateAnswers(path: String) {
+    /// playlist to relocate.
+    @Test(arguments: [
+        "/v/index.m3u8", "/v/INDEX.M3U", "/v/seg.ts", "/v/x.m3u8x", "/v.m3u8/x", "/v/x", "/s/en.vtt", "/v/a%2Em3u8",
+        "/srv/Season #1/ep1.m3u8", "/srv/what?/seg.ts", "/srv/a.ts?x", "/srv/a.m3u8#f", "/srv/100%/v.vtt", "/srv/.m3u8", "/srv/x.",
+    ])
+    func aFilesTypeAndPlaylistFlagComeFromItsNamesLastDot(path: String) {
         let file = MediaType.forFile(path)
-        #expect(file.type == MediaTypeTests.reference(path))
-        #expect(file.isPlaylist == PassThroughResponder.isPlaylistPath(path))
+        let ext = Self.fileExtension(path)
+        let plain = !ext.isEmpty && !ext.contains(where: { "?#%".contains($0) })
+        #expect(file.type == (plain ? MediaTypeTests.reference("/f." + ext) : "application/octet-stream"), "\(path)")
+        #expect(file.isPlaylist == (ext == "m3u8" || ext == "m3u"), "\(path)")
+        // The playlist extensions are the pass-through's own.
+        #expect(file.isPlaylist == PassThroughResponder.isPlaylistPath("/f." + ext) || !plain, "\(path)")
+    }
+
+    @Test func seededFilePathsGetTheirNamesExtension() {
+        var generator = SeededGenerator()
+        let pieces = ["/", ".", "?", "#", "%2E", "ts", "M3U8", "m3u", "vtt", "a", "é", " "]
+        for _ in 0..<5_000 {
+            let path = (0..<Int.random(in: 0...8, using: &generator)).map { _ in pieces[Int.random(in: 0..<pieces.count, using: &generator)] }.joined()
+            let ext = Self.fileExtension(path)
+            let plain = !ext.isEmpty && !ext.contains(where: { "?#%".contains($0) })
+            #expect(MediaType.forFile(path).type == (plain ? MediaTypeTests.reference("/f." + ext) : "application/octet-stream"),
+                    "\(path) (seed \(generator.seed))")
+        }
     }
 }

@@ -6,13 +6,14 @@ enum MediaType {
 
     /// Content-Type by file extension, for file mounts and pass-through without an origin type.
     static func forPath(_ path: String) -> String {
-        forFile(path).type
+        URLReference.matchingExtension(path, in: byExtension).map { types[$0] } ?? "application/octet-stream"
     }
 
-    /// A directory-mount file's Content-Type and whether its extension names a playlist (as
-    /// `PassThroughResponder.isPlaylistPath` reads it), from one look at the extension.
+    /// A directory-mount file's Content-Type and whether its extension names a playlist (one of
+    /// `PassThroughResponder.isPlaylistPath`'s), from one look at the extension of its absolute path
+    /// (`URLReference.matchingFileExtension`: the path is a file's, not a URL).
     static func forFile(_ path: String) -> (type: String, isPlaylist: Bool) {
-        guard let index = URLReference.matchingExtension(path, in: byExtension) else { return ("application/octet-stream", false) }
+        guard let index = URLReference.matchingFileExtension(path, in: byExtension) else { return ("application/octet-stream", false) }
         return (types[index], index == 0)
     }
 

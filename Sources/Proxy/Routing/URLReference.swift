@@ -113,6 +113,30 @@ enum URLReference {
         return nil
     }
 
+    /// As `matchingExtension`, for a file's absolute path as the kernel reads it: no query, fragment
+    /// or escape, so a `?`, `#` or `%` in a directory's or the file's name is only a byte of it (a
+    /// directory mount's path is decoded once already; decoding it again, or stopping at a `#`, typed
+    /// `Season #1/ep1.m3u8` or `a%2Em3u8` wrong).
+    static func matchingFileExtension(_ path: String, in lists: [[String]]) -> Int? {
+        let bytes = path.utf8.span
+        var dot: Int?
+        for index in bytes.indices {
+            if bytes[index] == UInt8(ascii: "/") {
+                dot = nil
+            } else if bytes[index] == UInt8(ascii: ".") {
+                dot = index
+            }
+        }
+        guard let dot else { return nil }
+        let length = bytes.count - dot - 1
+        for (index, candidates) in lists.enumerated() {
+            for candidate in candidates where candidate.utf8.count == length && Self.matches(candidate, bytes, at: dot + 1) {
+                return index
+            }
+        }
+        return nil
+    }
+
     /// Whether `candidate` is at `start` in `bytes`, ASCII letters folded to lowercase (the candidate is
     /// lowercase already).
     private static func matches(_ candidate: String, _ bytes: Span<UInt8>, at start: Int) -> Bool {
