@@ -32,6 +32,14 @@ import TestSupport
         #expect(counted.string == Self.joined([String(value)]))
     }
 
+    @Test func sixtyFourBitPartsAreTheirDecimalDigits() {
+        for value in [UInt64.min, 9, 10, UInt64(UInt32.max) + 1, (0.5).bitPattern, (-1.0).bitPattern, UInt64.max] {
+            var key = KeyBytes(reserving: 0)
+            key.add(number: value)
+            #expect(key.string == Self.joined([String(value)]))
+        }
+    }
+
     @Test func wideNumbersAreTheirDecimalDigits() {
         for value in [UInt64.min, 9, 10, 10_000_000_000_000_000_000, UInt64.max] {
             var key = KeyBytes(reserving: 0)

@@ -125,15 +125,29 @@ struct KeyBytes {
 
     /// Appends a number as a part of its own, as `add(String(count))` would.
     mutating func add(count: Int) {
-        var length = count < 0 ? 2 : 1
-        var rest = count.magnitude
-        while rest >= 10 {
-            rest /= 10
-            length += 1
-        }
-        appendDecimal(length)
+        appendDecimal((count < 0 ? 1 : 0) + Self.digitCount(UInt64(count.magnitude)))
         bytes.append(UInt8(ascii: ":"))
         appendDecimal(count)
+    }
+
+    /// Appends a 64-bit number as a part of its own, as `add(String(number))` would (a Double's or an
+    /// Int64's bits, whatever the width of Int).
+    mutating func add(number: UInt64) {
+        appendDecimal(Self.digitCount(number))
+        bytes.append(UInt8(ascii: ":"))
+        appendDecimal(number)
+    }
+
+    /// How many decimal digits `value` has, counted by comparison.
+    private static func digitCount(_ value: UInt64) -> Int {
+        var count = 1
+        var bound: UInt64 = 10
+        // 10^19 is the largest power of ten below 2^64: past it there are 20 digits, and no bound.
+        while count < 20, value >= bound {
+            count += 1
+            bound = bound &* 10
+        }
+        return count
     }
 
     /// Appends a number's decimal digits, with no length before them.
@@ -146,14 +160,7 @@ struct KeyBytes {
     /// comparison, then written from the last by dividing by the constant 10 (a multiply): dividing by a
     /// running power of ten was a hardware division per digit, and a file's identity has about 30.
     mutating func appendDecimal(_ value: UInt64) {
-        var count = 1
-        var bound: UInt64 = 10
-        // 10^19 is the largest power of ten below 2^64: past it there are 20 digits, and no bound.
-        while count < 20, value >= bound {
-            count += 1
-            bound = bound &* 10
-        }
-        for _ in 0..<count { bytes.append(UInt8(ascii: "0")) }
+        for _ in 0..<Self.digitCount(value) { bytes.append(UInt8(ascii: "0")) }
         var rest = value
         var index = bytes.count - 1
         while rest > 0 {

@@ -54,8 +54,8 @@ struct SubtitleCueLoader: Sendable {
             key.add(track.id)
             key.add(track.source)
             key.add(track.format?.rawValue ?? "")
-            key.add(count: Int(truncatingIfNeeded: track.offset.bitPattern))
-            if let mpegts = track.mpegts { key.add(count: Int(truncatingIfNeeded: mpegts)) } else { key.add("") }
+            key.add(number: track.offset.bitPattern)
+            if let mpegts = track.mpegts { key.add(number: UInt64(bitPattern: mpegts)) } else { key.add("") }
             key.add(track.track.language)
         }
     }
