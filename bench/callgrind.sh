@@ -16,6 +16,9 @@
 # with a disk cache, from the stored file (the first warm-up request fills it).
 # `signed-vtt` (not in the default list) asks for the first WebVTT file of a signed playback URL's
 # track (tools/sign.py signs the sample's English track): token verification on every request.
+# `viewer` (not in the default list) cycles through the directory mount's viewer mix, the 19 paths
+# `ONLY=viewer bench/run.sh` times (`viewer_paths.py`), with that run's three-track set; its file
+# requests include the component-by-component walk (about 8,000 instructions, 8 paths of 19).
 set -euo pipefail
 
 [ $# -ge 1 ] || { echo "usage: $0 BINARY [BINARY_B]" >&2; exit 2; }
@@ -65,6 +68,24 @@ SIGNING_KEY=callgrind-bench-key-0123456789abcdef
 echo '[{"id": "en", "name": "English", "language": "en", "default": true, "source": "subs/en.vtt"}]' > "$WORK/tracks.json"
 SIGNED_MASTER=$(python3 "$ROOT/tools/sign.py" --key-id k1 --key "$SIGNING_KEY" --master /sample/master.m3u8 --tracks "$WORK/tracks.json")
 proxy_config "$WORK/proxy.json"
+# The viewer route's proxy: run.sh's viewer mix on a directory mount.
+cat > "$WORK/viewer.json" <<EOF
+{
+  "listen": { "host": "127.0.0.1", "port": $PORT },
+  "mounts": { "files": { "origin": "$ROOT/Examples/sample-vod" } },
+  "subtitles": [
+    { "name": "sample", "masters": ["/files/master.m3u8"], "group_id": "subs",
+      "tracks": [
+        { "id": "en", "name": "English", "language": "en", "default": true, "autoselect": true, "source": "subs/en.vtt", "mode": "segmented" },
+        { "id": "fr", "name": "Français", "language": "fr", "autoselect": true, "source": "subs/fr.vtt", "mode": "segmented" },
+        { "id": "es", "name": "Español", "language": "es", "autoselect": true, "source": "subs/es.srt", "mode": "single" }
+      ] }
+  ],
+  "cache": { "master_ttl_seconds": 3600, "subtitle_ttl_seconds": 3600 },
+  "log_level": "warn",
+  "access_log": $([ "$LOGS" = on ] && echo true || echo false)
+}
+EOF
 case " $ROUTES " in
     *" proxied "*|*" disk "*)
         python3 -m http.server "$ORIGIN_PORT" --bind 127.0.0.1 --directory "$ROOT/Examples/sample-vod" > "$WORK/origin.log" 2>&1 &
@@ -110,10 +131,11 @@ if route.startswith("subtitle") or route == "signed-vtt":
         _, body = get(0, playlist)
         segment = first_uri(body, r"\.vtt")
         paths[route] = segment if segment.startswith("/") else playlist.rsplit("/", 1)[0] + "/" + segment
-path = paths[route]
+mix = [line.strip() for line in open(sys.argv[6]) if line.strip()] if route == "viewer" else [paths[route]]
 expected = 302 if route == "redirect" else 200
 for phase in (warmup, count):
     for k in range(phase):
+        path = mix[k % len(mix)]
         status, _ = get(k % 16, path)
         if status != expected:
             sys.exit(f"{route}: {path} answered {status}, expected {expected}")
@@ -129,6 +151,7 @@ measure() { # BINARY ROUTE -> instructions per request
         config="$WORK/proxy-disk.json"
         proxy_config "$config" "$WORK/disk-cache"
     fi
+    [ "$2" = viewer ] && config="$WORK/viewer.json"
     valgrind --tool=callgrind --callgrind-out-file="$out" --dump-instr=no --instr-atstart=no \
         "$1" --config "$config" > "$WORK/proxy.log" 2>&1 &
     VG_PID=$!
@@ -136,7 +159,11 @@ measure() { # BINARY ROUTE -> instructions per request
         curl -sf -o /dev/null "http://127.0.0.1:$PORT/healthz" && break
         sleep 0.1
     done
-    coproc CLIENT { python3 "$WORK/client.py" "$PORT" "$2" "$WARMUP" "$N" "$SIGNED_MASTER"; }
+    if [ "$2" = viewer ]; then
+        python3 "$ROOT/bench/viewer_paths.py" "$PORT" /files/master.m3u8 | awk '{ print $2 }' > "$WORK/viewer.paths"
+        [ -s "$WORK/viewer.paths" ] || { echo "viewer: no paths from the proxy" >&2; exit 1; }
+    fi
+    coproc CLIENT { python3 "$WORK/client.py" "$PORT" "$2" "$WARMUP" "$N" "$SIGNED_MASTER" "$WORK/viewer.paths"; }
     read -r _ <&"${CLIENT[0]}"          # warm-up done
     callgrind_control --instr=on "$VG_PID" > /dev/null 2>&1
     echo go >&"${CLIENT[1]}"
