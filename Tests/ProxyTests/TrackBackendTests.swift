@@ -7,7 +7,10 @@ import Testing
 /// TrackBackend against a real backend on a socket: the answers it reads, the failures it reports, the
 /// sources it refuses, the fields it sends and how it shares and keeps fetches.
 @Suite(.timeLimit(.minutes(1))) struct TrackBackendTests {
-    /// A backend client for one set read from JSON, with its warn lines and metrics at hand.
+    /// A backend client for one set read from JSON, with its warn lines and metrics at hand. Its
+    /// `tracks_seconds` is 30 unless a test gives its own: at the start of a full `swift test` on two
+    /// slow cores the task pool is held for half a minute, and the default 3 s then failed every
+    /// fetch here as a timeout (a fresh-clone CI run of 7403fe3: 75 issues in these two suites alone).
     struct Fixture {
         let backend: TrackBackend
         let set: SubtitleSet
@@ -16,7 +19,7 @@ import Testing
 
         init(
             tracksURL: String, setFields: String = "", sourceHosts: String = #"["127.0.0.1"]"#, embedded: String = #"{"allow_hosts": ["cdn.example"]}"#, cache: String = "{}",
-            limits: String = "{}", timeouts: String = "{}", environment: [String: String] = [:], client: OriginClient = makeTestClient(),
+            limits: String = "{}", timeouts: String = #"{"tracks_seconds": 30}"#, environment: [String: String] = [:], client: OriginClient = makeTestClient(),
             resolver: HostResolver = .system, clock: CacheClock = .system
         ) throws {
             let json = #"""
