@@ -76,25 +76,34 @@ import Testing
     @Test func aLargeSegmentStreamsWithFlatMemory() async throws {
         try await withPassThrough { proxy in
             let size = 48 << 20
+            // The process's RSS is shared with the suites running beside this one, which may allocate
+            // meanwhile: up to three transfers, each one's peak over the RSS before the first, and the
+            // smallest counts. Whole-body buffering would hold the 48 MiB body at every one's peak
+            // (measured from the first baseline, memory it freed and kept counts against it too).
             let before = residentBytes()
-            let peak = LockedBox(before)
-            let sampling = LockedBox(true)
-            let sampler = Thread {
-                while sampling.withLock({ $0 }) {
-                    let now = residentBytes()
-                    peak.withLock { $0 = max($0, now) }
-                    usleep(2_000)  // the sampling interval, not a wait
+            var growths: [Int] = []
+            for _ in 0..<3 {
+                let peak = LockedBox(residentBytes())
+                let sampling = LockedBox(true)
+                let sampler = Thread {
+                    while sampling.withLock({ $0 }) {
+                        let now = residentBytes()
+                        peak.withLock { $0 = max($0, now) }
+                        usleep(2_000)  // the sampling interval, not a wait
+                    }
                 }
+                sampler.start()
+                let (status, count, intact) = try await StreamingReader.read(port: proxy.port, "/bucket/obj/\(size).ts")
+                sampling.withLock { $0 = false }
+                #expect(status == 200)
+                #expect(count == size)
+                #expect(intact)
+                growths.append(peak.withLock { $0 } - before)
+                if growths.last ?? 0 < 24 << 20 { break }
             }
-            sampler.start()
-            let (status, count, intact) = try await StreamingReader.read(port: proxy.port, "/bucket/obj/\(size).ts")
-            sampling.withLock { $0 = false }
-            #expect(status == 200)
-            #expect(count == size)
-            #expect(intact)
-            let growth = peak.withLock { $0 } - before
-            // Whole-body buffering would hold at least the 48 MiB body; streaming holds a few buffers.
-            #expect(growth < 24 << 20, "RSS grew by \(growth >> 20) MiB while streaming \(size >> 20) MiB")
+            // Streaming holds a few buffers.
+            let growth = growths.min() ?? .max
+            #expect(growth < 24 << 20, "RSS grew by \(growths.map { $0 >> 20 }) MiB while streaming \(size >> 20) MiB")
         }
     }
 
