@@ -52,8 +52,9 @@ struct FileResponder: Sendable {
     /// becomes `/<mount>/seg1.ts`; absolute URIs under a mount's origin go through that mount), for a
     /// file whose extension names a playlist. Nil when relocation is off, the file is larger than
     /// `maxPlaylistBytes`, or it needs no change: then the file is sent as it is. A small regular file,
-    /// read on the loop thread like the open and fstat before it; throws when the read fails. Kept in `relocatedFiles` while the fstat's identity is
-    /// the same, so a played playlist is opened and fstat'ed per request, not read and relocated.
+    /// read on the loop thread like the open and fstat before it; throws when the read fails. Kept in
+    /// `relocatedFiles` while the fstat's identity is the same, so a played playlist is opened and
+    /// fstat'ed per request, not read and relocated.
     private func relocatedPlaylist(_ file: HTTPFile, path: String, mount: Mount?) throws(HTTPServerError) -> [UInt8]? {
         guard let relocation, file.size <= maxPlaylistBytes else { return nil }
         let key = relocatedFiles.map { _ in RelocatedFile.key(path: path, mount: mount, identity: file.identity) }

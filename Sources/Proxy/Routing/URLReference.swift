@@ -105,12 +105,7 @@ enum URLReference {
         }
         let bytes = url.utf8.span
         guard let found = extensionRange(bytes) else { return nil }
-        for (index, candidates) in lists.enumerated() {
-            for candidate in candidates where candidate.utf8.count == found.count && Self.matches(candidate, bytes, at: found.lowerBound) {
-                return index
-            }
-        }
-        return nil
+        return listIndex(holding: found, of: bytes, in: lists)
     }
 
     /// As `matchingExtension`, for a file's absolute path as the kernel reads it: no query, fragment
@@ -128,9 +123,14 @@ enum URLReference {
             }
         }
         guard let dot else { return nil }
-        let length = bytes.count - dot - 1
+        return listIndex(holding: (dot + 1)..<bytes.count, of: bytes, in: lists)
+    }
+
+    /// The index of the first list in `lists` with a candidate equal to `bytes[found]`, ASCII letters
+    /// folded to lowercase; nil when none has one.
+    private static func listIndex(holding found: Range<Int>, of bytes: Span<UInt8>, in lists: [[String]]) -> Int? {
         for (index, candidates) in lists.enumerated() {
-            for candidate in candidates where candidate.utf8.count == length && Self.matches(candidate, bytes, at: dot + 1) {
+            for candidate in candidates where candidate.utf8.count == found.count && Self.matches(candidate, bytes, at: found.lowerBound) {
                 return index
             }
         }
