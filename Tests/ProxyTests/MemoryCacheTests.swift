@@ -7,6 +7,44 @@ import Testing
     let start = MonotonicTime.now()
     let minute = Duration.seconds(60)
 
+    /// A handle answers as a lookup of its key would: live, most recent and counted while the entry is
+    /// the one it was taken from; dead once that entry expired (then dropped), was replaced or evicted.
+    @Test func aHandleIsLiveOnlyForTheEntryItWasTakenFrom() {
+        let clock = CacheClock.adjustable()
+        let cache = MemoryCache<Int>(maxCost: 20, clock: clock)
+        cache.store(1, for: "a", cost: 10, ttl: minute)
+        cache.store(2, for: "b", cost: 10, ttl: .seconds(5))
+        #expect(cache.handle(for: "a", where: { $0 == 2 }) == nil, "the check fails")
+        #expect(cache.handle(for: "missing", where: { _ in true }) == nil)
+        guard let a = cache.handle(for: "a", where: { $0 == 1 }), let b = cache.handle(for: "b", where: { _ in true }) else {
+            Issue.record("no handle for a stored entry")
+            return
+        }
+        #expect(cache.keysByRecency == ["b", "a"], "taking a handle leaves recency as it is")
+        let hits = cache.counts.hits
+        #expect(cache.isLive(a))
+        #expect(cache.keysByRecency == ["a", "b"])
+        #expect(cache.counts.hits == hits + 1)
+        #expect(cache.isLive(a, countingHit: false))
+        #expect(cache.counts.hits == hits + 1)
+
+        clock.advance(by: .seconds(6))
+        #expect(!cache.isLive(b))
+        #expect(cache.keysByRecency == ["a"], "an expired entry is dropped")
+
+        cache.store(3, for: "a", cost: 10, ttl: minute)
+        #expect(!cache.isLive(a), "replaced under the same key")
+        guard let replaced = cache.handle(for: "a", where: { $0 == 3 }) else {
+            Issue.record("no handle for the replacement")
+            return
+        }
+        cache.store(4, for: "c", cost: 10, ttl: minute)
+        cache.store(5, for: "d", cost: 10, ttl: minute)
+        #expect(cache.keysByRecency == ["d", "c"])
+        #expect(!cache.isLive(replaced), "evicted, its slot filled for another key")
+        #expect(!cache.isLive(MemoryCacheHandle(slot: 99, generation: 0)), "a slot the cache never had")
+    }
+
     @Test func theLeastRecentlyUsedEntryIsEvictedFirst() {
         let cache = MemoryCache<Int>(maxCost: 30)
         cache.store(1, for: "a", cost: 10, ttl: minute, now: start)

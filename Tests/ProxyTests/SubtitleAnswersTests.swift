@@ -47,7 +47,7 @@ import TestSupport
         let caches = Caches()
         let answers = SubtitleAnswers()
         #expect(caches.body(answers) == nil)
-        answers.keep(Self.answer("a"), for: Self.url, inputs: caches.inputs)
+        answers.keep(Self.answer("a"), for: Self.url, inputs: caches.inputs, timelines: caches.timelines, documents: caches.documents)
         #expect(caches.body(answers) == "a")
         #expect(caches.body(answers, SubtitleURL(setName: "s", trackID: "en", masterTarget: "/files/master.m3u8", resource: .segment(1))) == nil)
         #expect(caches.body(answers, SubtitleURL(setName: "s", trackID: "fr", masterTarget: "/files/master.m3u8", resource: .segment(0))) == nil)
@@ -56,7 +56,7 @@ import TestSupport
     @Test func aReplacedTimelineIsAMiss() {
         let caches = Caches()
         let answers = SubtitleAnswers()
-        answers.keep(Self.answer("a"), for: Self.url, inputs: caches.inputs)
+        answers.keep(Self.answer("a"), for: Self.url, inputs: caches.inputs, timelines: caches.timelines, documents: caches.documents)
         // The same fields, read again: another timeline, so another answer may be due.
         caches.timelines.store(VideoTimeline(durations: [6, 6], playlistType: "VOD"), for: "t", cost: 1, ttl: .seconds(60))
         #expect(caches.body(answers) == nil)
@@ -65,12 +65,12 @@ import TestSupport
     @Test func replacedOrExpiredCuesAreAMiss() {
         let caches = Caches()
         let answers = SubtitleAnswers()
-        answers.keep(Self.answer("a"), for: Self.url, inputs: caches.inputs)
+        answers.keep(Self.answer("a"), for: Self.url, inputs: caches.inputs, timelines: caches.timelines, documents: caches.documents)
         caches.documents.store(Self.cues(), for: "c", cost: 1, ttl: .seconds(30))
         #expect(caches.body(answers) == nil)
 
         let fresh = Caches()
-        answers.keep(Self.answer("b"), for: Self.url, inputs: fresh.inputs)
+        answers.keep(Self.answer("b"), for: Self.url, inputs: fresh.inputs, timelines: fresh.timelines, documents: fresh.documents)
         #expect(fresh.body(answers) == "b")
         fresh.clock.advance(by: .seconds(31))
         #expect(fresh.body(answers) == nil, "the cues' TTL ran out")
@@ -81,7 +81,7 @@ import TestSupport
         let answers = SubtitleAnswers()
         var inputs = caches.inputs
         inputs.cues = nil
-        answers.keep(Self.answer("p"), for: Self.url, inputs: inputs)
+        answers.keep(Self.answer("p"), for: Self.url, inputs: inputs, timelines: caches.timelines, documents: caches.documents)
         // Cues replaced: this answer did not read them, so it stands.
         caches.documents.store(Self.cues(), for: "c", cost: 1, ttl: .seconds(30))
         #expect(caches.body(answers) == "p")
@@ -101,10 +101,11 @@ import TestSupport
             let cues = Self.cues()
             released = cues
             documents.store(cues, for: "c", cost: 1, ttl: .seconds(1))
-            answers.keep(Self.answer("a"), for: Self.url, inputs: SubtitleAnswers.Inputs(timelineKey: "t", timeline: timeline.playlists, cues: (key: "c", object: cues)))
+            answers.keep(Self.answer("a"), for: Self.url, inputs: SubtitleAnswers.Inputs(timelineKey: "t", timeline: timeline.playlists, cues: (key: "c", object: cues)),
+                         timelines: timelines, documents: documents)
         }
         #expect(answers.answer(for: Self.url, timelines: timelines, documents: documents) != nil)
-        // Expired and dropped by the cache: nothing else holds the cues, the table's reference is weak.
+        // Expired and dropped by the cache: nothing else holds the cues, the table holds a handle only.
         clock.advance(by: .seconds(2))
         #expect(answers.answer(for: Self.url, timelines: timelines, documents: documents) == nil)
         #expect(released == nil)
@@ -115,7 +116,7 @@ import TestSupport
     @Test func onlyAGivenAnswerCountsCacheHits() {
         let caches = Caches()
         let answers = SubtitleAnswers()
-        answers.keep(Self.answer("a"), for: Self.url, inputs: caches.inputs)
+        answers.keep(Self.answer("a"), for: Self.url, inputs: caches.inputs, timelines: caches.timelines, documents: caches.documents)
         let before = (caches.timelines.counts.hits, caches.documents.counts.hits)
         #expect(caches.body(answers) == "a")
         #expect(caches.timelines.counts.hits == before.0 + 1 && caches.documents.counts.hits == before.1 + 1)
@@ -124,22 +125,61 @@ import TestSupport
         #expect(caches.timelines.counts.hits == before.0 + 1 && caches.documents.counts.hits == before.1 + 1)
     }
 
+    @Test func anAnswerIsNotKeptUnlessTheCachesHoldWhatItWasMadeFrom() {
+        let caches = Caches()
+        let answers = SubtitleAnswers()
+        // Cues read from elsewhere (not the cached object under that key), a key that holds nothing,
+        // a timeline other than the cached one: none of these is tied to a cache entry.
+        var inputs = caches.inputs
+        inputs.cues = (key: "c", object: Self.cues())
+        answers.keep(Self.answer("a"), for: Self.url, inputs: inputs, timelines: caches.timelines, documents: caches.documents)
+        inputs.cues = (key: "missing", object: caches.cues)
+        answers.keep(Self.answer("a"), for: Self.url, inputs: inputs, timelines: caches.timelines, documents: caches.documents)
+        inputs = caches.inputs
+        inputs.timeline = VideoTimeline(durations: [6, 6], playlistType: "VOD").playlists
+        answers.keep(Self.answer("a"), for: Self.url, inputs: inputs, timelines: caches.timelines, documents: caches.documents)
+        #expect(answers.counts.answers == 0)
+        #expect(caches.body(answers) == nil)
+    }
+
+    /// A slot that an eviction freed and another key's store filled is not the entry the answer was
+    /// made from, even though the slot number is the same.
+    @Test func aSlotRefilledForAnotherKeyIsAMiss() {
+        let clock = CacheClock.adjustable()
+        let timelines = MemoryCache<VideoTimeline>(maxCost: 1, clock: clock)
+        let documents = MemoryCache<SubtitleTrackCues>(maxCost: 1 << 20, clock: clock)
+        let timeline = VideoTimeline(durations: [6], playlistType: "VOD")
+        timelines.store(timeline, for: "t", cost: 1, ttl: .seconds(60))
+        let answers = SubtitleAnswers()
+        answers.keep(Self.answer("a"), for: Self.url, inputs: SubtitleAnswers.Inputs(timelineKey: "t", timeline: timeline.playlists, cues: nil),
+                     timelines: timelines, documents: documents)
+        #expect(answers.answer(for: Self.url, timelines: timelines, documents: documents) != nil)
+        // A cost of 1 leaves room for one entry: "u" evicts "t" and takes its freed slot.
+        let other = VideoTimeline(durations: [6], playlistType: "VOD")
+        timelines.store(other, for: "u", cost: 1, ttl: .seconds(60))
+        #expect(timelines.keysByRecency == ["u"])
+        #expect(answers.answer(for: Self.url, timelines: timelines, documents: documents) == nil)
+        // Storing "t" again is a new entry too: the answer is made again, not given from the old one.
+        timelines.store(timeline, for: "t", cost: 1, ttl: .seconds(60))
+        #expect(answers.answer(for: Self.url, timelines: timelines, documents: documents) == nil)
+    }
+
     @Test func theTableStaysWithinItsCountAndBytes() {
         let caches = Caches()
         let answers = SubtitleAnswers()
         for index in 0..<(SubtitleAnswers.capacity + 10) {
             let url = SubtitleURL(setName: "s", trackID: "en", masterTarget: "/m\(index).m3u8", resource: .segment(0))
-            answers.keep(Self.answer("x"), for: url, inputs: caches.inputs)
+            answers.keep(Self.answer("x"), for: url, inputs: caches.inputs, timelines: caches.timelines, documents: caches.documents)
             #expect(answers.counts.answers <= SubtitleAnswers.capacity)
         }
         let big = String(repeating: "x", count: SubtitleAnswers.maxBodyBytes)
         for index in 0..<(SubtitleAnswers.maxKeptBytes / SubtitleAnswers.maxBodyBytes + 5) {
             let url = SubtitleURL(setName: "s", trackID: "en", masterTarget: "/big\(index).m3u8", resource: .segment(0))
-            answers.keep(Self.answer(big), for: url, inputs: caches.inputs)
+            answers.keep(Self.answer(big), for: url, inputs: caches.inputs, timelines: caches.timelines, documents: caches.documents)
             #expect(answers.counts.bytes <= SubtitleAnswers.maxKeptBytes)
         }
         // Too large to keep at all.
-        answers.keep(Self.answer(big + "x"), for: Self.url, inputs: caches.inputs)
+        answers.keep(Self.answer(big + "x"), for: Self.url, inputs: caches.inputs, timelines: caches.timelines, documents: caches.documents)
         #expect(caches.body(answers) == nil)
     }
 }

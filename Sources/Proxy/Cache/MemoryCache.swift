@@ -8,24 +8,19 @@ import Synchronization
 /// index (most recent at the head), found through a key-to-slot map. Expired entries go when a lookup
 /// meets them, and a sweep that checks a few slots on every store finds the ones nobody asks for again.
 final class MemoryCache<Value: Sendable>: Sendable {
-    fileprivate struct Entry {
-        var key: String
-        var value: Value
-        var cost: Int
-        var expires: MonotonicTime
-        /// Neighbours on the recency list: `previous` is more recently used, `next` less; -1 ends it.
-        var previous: Int
-        var next: Int
-    }
+    fileprivate typealias Entry = MemoryCacheSlot
 
     fileprivate struct State {
         var slots: [Entry?] = []
+        /// The values, by slot: nil where `slots` is.
+        var values: [Value?] = []
         var index: [String: Int] = [:]
         var freeSlots: [Int] = []
         var head = -1
         var tail = -1
         var totalCost = 0
         var sweepCursor = 0
+        var nextGeneration: UInt64 = 0
         var hits = 0
         var misses = 0
     }
@@ -61,7 +56,39 @@ final class MemoryCache<Value: Sendable>: Sendable {
             }
             state.moveToHead(slot)
             if countingHit { state.hits += 1 }
-            return entry.value
+            return state.values[slot]
+        }
+    }
+
+    /// A handle to the live entry for `key` when its value passes `check`; nil otherwise. Counts
+    /// nothing and leaves recency as it is.
+    func handle(for key: String, where check: (Value) -> Bool) -> MemoryCacheHandle? {
+        let now = clock.now()
+        return state.withLock { state in
+            guard let slot = state.index[key], let entry = state.slots[slot], entry.expires > now,
+                  let value = state.values[slot], check(value)
+            else { return nil }
+            return MemoryCacheHandle(slot: slot, generation: entry.generation)
+        }
+    }
+
+    /// Whether the entry `handle` names is still here and live: the same store's entry (not one stored
+    /// since for its key or another), not expired. Used as a lookup of its key would be: an expired
+    /// entry is dropped, a live one becomes the most recent, and a hit is counted when `countingHit`.
+    /// No key is hashed.
+    func isLive(_ handle: MemoryCacheHandle, countingHit: Bool = true) -> Bool {
+        let now = clock.now()
+        return state.withLock { state in
+            guard state.slots.indices.contains(handle.slot), let entry = state.slots[handle.slot],
+                  entry.generation == handle.generation
+            else { return false }
+            guard entry.expires > now else {
+                state.remove(slot: handle.slot)
+                return false
+            }
+            state.moveToHead(handle.slot)
+            if countingHit { state.hits += 1 }
+            return true
         }
     }
 
@@ -78,7 +105,8 @@ final class MemoryCache<Value: Sendable>: Sendable {
         state.withLock { state in
             if let old = state.index[key] { state.remove(slot: old) }
             state.sweepExpired(now: now, slots: Self.sweepStride)
-            state.insertAtHead(Entry(key: key, value: value, cost: cost, expires: now + ttl, previous: -1, next: -1))
+            state.insertAtHead(Entry(key: key, cost: cost, expires: now + ttl, generation: state.nextGeneration, previous: -1, next: -1), value: value)
+            state.nextGeneration &+= 1
             while state.totalCost > maxCost, state.tail >= 0 { state.remove(slot: state.tail) }
         }
     }
@@ -102,15 +130,37 @@ final class MemoryCache<Value: Sendable>: Sendable {
     }
 }
 
+/// A slot's bookkeeping, apart from its value (`State.values`, same index): reading it copies no value.
+/// Declared outside the generic class, so its copies need no metadata of the value's type.
+fileprivate struct MemoryCacheSlot {
+    var key: String
+    var cost: Int
+    var expires: MonotonicTime
+    /// Which store made this entry: a handle to it names its slot and this number.
+    var generation: UInt64
+    /// Neighbours on the recency list: `previous` is more recently used, `next` less; -1 ends it.
+    var previous: Int
+    var next: Int
+}
+
+/// One entry of a `MemoryCache`, as it was when the handle was taken: its slot and the store that made
+/// it. An entry stored since in that slot (for any key) has another generation, so the handle is dead.
+struct MemoryCacheHandle: Sendable, Equatable {
+    let slot: Int
+    let generation: UInt64
+}
+
 extension MemoryCache.State {
-    mutating func insertAtHead(_ entry: MemoryCache.Entry) {
+    mutating func insertAtHead(_ entry: MemoryCache.Entry, value: Value) {
         let slot: Int
         if let free = freeSlots.popLast() {
             slot = free
             slots[slot] = entry
+            values[slot] = value
         } else {
             slot = slots.count
             slots.append(entry)
+            values.append(value)
         }
         index[entry.key] = slot
         totalCost += entry.cost
@@ -121,6 +171,7 @@ extension MemoryCache.State {
         guard let entry = slots[slot] else { return }
         unlink(slot)
         slots[slot] = nil
+        values[slot] = nil
         index[entry.key] = nil
         totalCost -= entry.cost
         freeSlots.append(slot)

@@ -9,18 +9,20 @@ import Synchronization
 /// master, resolving the tracks, writing the cues' key and cutting or finding the file (about a
 /// quarter of a cached subtitle file's instructions, bench/README.md).
 ///
-/// Checked on every use: both caches are asked, by the keys the answer was made under, exactly as
-/// the full path asks them (so expiry, eviction and recency are theirs), and a replaced or dropped
-/// timeline or cues object is a miss. Only answers whose keys no request header changes are kept
-/// (the mount forwards no header), only of ended, non-sliding videos (a live window's answers follow
-/// its history), only of the first part's segments (a later part's map reads a PTS cache too).
-/// The objects are held weakly, so this table never keeps evicted cues alive; its bytes are counted.
+/// Checked on every use: both caches are asked whether the very entries the answer was made from are
+/// still there and live (`MemoryCache.isLive`, by the handles taken when it was kept), so expiry,
+/// eviction and recency are theirs, and a timeline or cues stored since (a replaced or dropped
+/// object) is a miss. A handle names a slot and the store that filled it, so no key is hashed and no
+/// value copied out. Only answers whose keys no request header changes are kept (the mount forwards
+/// no header), only of ended, non-sliding videos (a live window's answers follow its history), only
+/// of the first part's segments (a later part's map reads a PTS cache too). A handle keeps nothing
+/// alive, so this table never holds evicted cues; its bytes are counted.
 final class SubtitleAnswers: Sendable {
     /// Answers kept at most; past this, or past `maxKeptBytes`, the table is emptied and fills again
     /// from what is played (a 2-hour film's two segmented tracks have about 2,400 subtitle URLs).
     static let capacity = 4096
-    /// Bytes kept at most, in all: bodies, and the keys (the URL's strings, the timeline's and the
-    /// cues' cache keys). Outside `cache.max_bytes`, like the tables of routed subtitle URLs.
+    /// Bytes kept at most, in all: bodies and the URL's strings. Outside `cache.max_bytes`, like the
+    /// tables of routed subtitle URLs.
     static let maxKeptBytes = 16 << 20
     /// A larger body is not kept (a whole single-mode file of a long film, say): made again each time.
     static let maxBodyBytes = 64 << 10
@@ -36,10 +38,8 @@ final class SubtitleAnswers: Sendable {
     }
 
     private struct Entry {
-        let timelineKey: String
-        weak var timeline: SubtitlePlaylists?
-        let cuesKey: String?
-        weak var cues: SubtitleTrackCues?
+        let timeline: MemoryCacheHandle
+        let cues: MemoryCacheHandle?
         let answer: RouteResponse
         let bytes: Int
     }
@@ -51,33 +51,37 @@ final class SubtitleAnswers: Sendable {
 
     private let table = Mutex(Table())
 
-    /// The answer kept for `url`, when the caches still hold what it was made from; nil otherwise.
+    /// The answer kept for `url`, when the caches still hold the entries it was made from; nil otherwise.
     /// The caches count a hit only when the kept answer is given: a failed check is followed by the
     /// full path, which asks them again and counts its own.
     func answer(for url: SubtitleURL, timelines: MemoryCache<VideoTimeline>, documents: MemoryCache<SubtitleTrackCues>) -> RouteResponse? {
         guard let entry = table.withLock({ $0.entries[url] }),
-              let madeFrom = entry.timeline,
-              let timeline = timelines.value(for: entry.timelineKey, countingMiss: false, countingHit: false),
-              timeline.playlists === madeFrom
+              timelines.isLive(entry.timeline, countingHit: false)
         else { return nil }
-        if let cuesKey = entry.cuesKey {
-            guard let readCues = entry.cues, let cues = documents.value(for: cuesKey, countingMiss: false, countingHit: false),
-                  cues === readCues
-            else { return nil }
+        if let cues = entry.cues {
+            guard documents.isLive(cues, countingHit: false) else { return nil }
             documents.countHit()
         }
         timelines.countHit()
         return entry.answer
     }
 
-    /// Keeps `answer` for `url`, made from `inputs`.
-    func keep(_ answer: RouteResponse, for url: SubtitleURL, inputs: Inputs) {
-        guard answer.response.body.count <= Self.maxBodyBytes else { return }
+    /// Keeps `answer` for `url`, made from `inputs`, when both caches still hold those very objects
+    /// under those keys (the answer is then tied to their entries).
+    func keep(
+        _ answer: RouteResponse, for url: SubtitleURL, inputs: Inputs,
+        timelines: MemoryCache<VideoTimeline>, documents: MemoryCache<SubtitleTrackCues>
+    ) {
+        guard answer.response.body.count <= Self.maxBodyBytes,
+              let timeline = timelines.handle(for: inputs.timelineKey, where: { $0.playlists === inputs.timeline })
+        else { return }
+        var cues: MemoryCacheHandle?
+        if let read = inputs.cues {
+            guard let handle = documents.handle(for: read.key, where: { $0 === read.object }) else { return }
+            cues = handle
+        }
         let bytes = answer.response.body.count + url.setName.utf8.count + url.trackID.utf8.count + url.masterTarget.utf8.count
-            + inputs.timelineKey.utf8.count + (inputs.cues?.key.utf8.count ?? 0)
-        let entry = Entry(
-            timelineKey: inputs.timelineKey, timeline: inputs.timeline, cuesKey: inputs.cues?.key, cues: inputs.cues?.object,
-            answer: answer, bytes: bytes)
+        let entry = Entry(timeline: timeline, cues: cues, answer: answer, bytes: bytes)
         table.withLock { table in
             if let old = table.entries.removeValue(forKey: url) { table.bytes -= old.bytes }
             if table.entries.count >= Self.capacity || table.bytes + bytes > Self.maxKeptBytes {

@@ -37,7 +37,9 @@ extension SubtitleResponder {
         // Kept when no request header shapes its keys, and for an ended video that does not slide.
         if made.keepable, let timelineKey = master.requestIndependentKey, timeline.ended, liveSequence(of: timeline) == nil {
             let readCues = made.cues.map { (key: SubtitleCueLoader.documentKey(set: set, track: track, master: master, request: request), object: $0) }
-            answers.keep(made.answer, for: url, inputs: SubtitleAnswers.Inputs(timelineKey: timelineKey, timeline: timeline.playlists, cues: readCues))
+            answers.keep(
+                made.answer, for: url, inputs: SubtitleAnswers.Inputs(timelineKey: timelineKey, timeline: timeline.playlists, cues: readCues),
+                timelines: timelines.timelines, documents: cues.documents)
         }
         return made.answer
     }
