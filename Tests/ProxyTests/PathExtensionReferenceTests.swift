@@ -62,6 +62,11 @@ import TestSupport
         #expect(file.isPlaylist == (ext == "m3u8" || ext == "m3u"), "\(path)")
         // The playlist extensions are the pass-through's own.
         #expect(file.isPlaylist == PassThroughResponder.isPlaylistPath("/f." + ext) || !plain, "\(path)")
+        // The shared field lists a file response starts from say the same, in the order a response sends them.
+        let fields = MediaType.fileFields(path)
+        #expect(fields.isPlaylist == file.isPlaylist, "\(path)")
+        #expect(fields.fields.fields.map { "\($0.name): \($0.value)" }
+                == ["Content-Type: \(file.type)", "Cache-Control: max-age=60", "Accept-Ranges: bytes"], "\(path)")
     }
 
     @Test func seededFilePathsGetTheirNamesExtension() {

@@ -30,10 +30,8 @@ struct FileResponder: Sendable {
         } catch {
             return RouteResponse(route: .error, response: .makeError(error.status, error.reason))
         }
-        let (contentType, isPlaylist) = MediaType.forFile(path)
-        var headers = HTTPHeaders()
-        headers.add(.contentType, contentType)
-        headers.add(.cacheControl, "max-age=60")
+        // Accept-Ranges on a relocated playlist too: `ByteRangeRequest` would add it to any 200 it can slice.
+        let (headers, isPlaylist) = MediaType.fileFields(path)
         do {
             if isPlaylist, let playlist = try relocatedPlaylist(file, path: path, mount: mount) {
                 return RouteResponse(route: .file, response: HTTPResponse(status: .ok, headers: headers, bytes: playlist))
@@ -42,7 +40,6 @@ struct FileResponder: Sendable {
             // The file was just opened and is regular: a failed read is the disk's, not the player's.
             return RouteResponse(route: .error, response: .makeError(.internalServerError, "playlist file unreadable (\(error))"))
         }
-        headers.add(.acceptRanges, "bytes")
         let body = HTTPFileRegion(file: file, offset: 0, length: file.size).map(HTTPBody.file) ?? .empty
         return RouteResponse(route: .file, response: HTTPResponse(status: .ok, headers: headers, body: body))
     }

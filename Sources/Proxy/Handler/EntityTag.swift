@@ -65,5 +65,7 @@ enum EntityTag {
         response.status = .notModified
         response.body = .empty
         response.headers.remove(.contentType)
+        // Set with the body (`makeTagged`) for the 200; a 304 has no range to offer.
+        response.headers.remove(.acceptRanges)
     }
 }

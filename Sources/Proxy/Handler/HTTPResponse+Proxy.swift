@@ -27,12 +27,14 @@ extension HTTPResponse {
     }
 
     /// A 200 for a body the proxy made: its type, Cache-Control and ETag (which `ProxyHandler.finish`
-    /// answers If-None-Match and If-Range against).
+    /// answers If-None-Match and If-Range against), and `Accept-Ranges: bytes`, which `ByteRangeRequest`
+    /// would add to it on every request (a copy of a kept answer's shared field list each time).
     static func makeTagged(_ body: TaggedBody, contentType: String, cacheControl: String) -> HTTPResponse {
         var headers = HTTPHeaders(reservingCapacity: fieldCapacity)
         headers.add(.contentType, contentType)
         headers.add(.cacheControl, cacheControl)
         headers.add(.etag, body.etag)
+        headers.add(.acceptRanges, "bytes")
         return HTTPResponse(status: .ok, headers: headers, bytes: body.bytes)
     }
 }

@@ -1,3 +1,5 @@
+import HTTPWire
+
 /// The media types the proxy writes.
 enum MediaType {
     /// RFC 8216 §4: playlists.
@@ -16,6 +18,25 @@ enum MediaType {
         guard let index = URLReference.matchingFileExtension(path, in: byExtension) else { return ("application/octet-stream", false) }
         return (types[index], index == 0)
     }
+
+    /// A directory-mount file's response fields (Content-Type, `Cache-Control: max-age=60`,
+    /// `Accept-Ranges: bytes`, in that order) and whether its extension names a playlist, as `forFile`
+    /// reads the path. The lists are made once per type and shared, so a request adds no field.
+    static func fileFields(_ path: String) -> (fields: HTTPHeaders, isPlaylist: Bool) {
+        guard let index = URLReference.matchingFileExtension(path, in: byExtension) else { return (octetStreamFileFields, false) }
+        return (fileFieldsByType[index], index == 0)
+    }
+
+    private static func fileFields(type: String) -> HTTPHeaders {
+        var fields = HTTPHeaders(reservingCapacity: 3)
+        fields.add(.contentType, type)
+        fields.add(.cacheControl, "max-age=60")
+        fields.add(.acceptRanges, "bytes")
+        return fields
+    }
+
+    private static let fileFieldsByType = types.map { fileFields(type: $0) }
+    private static let octetStreamFileFields = fileFields(type: "application/octet-stream")
 
     /// The extensions of each type in `types`, lowercase; the first are the playlists'.
     private static let byExtension: [[String]] = [
