@@ -126,7 +126,12 @@ public struct HTTPHeaders: Sendable, Equatable, Sequence, ExpressibleByDictionar
             self = other
             return
         }
-        withExtendedLifetime(source) { writableStorage().append(contentsOf: source) }
+        if isKnownUniquelyReferenced(&storage), let storage {
+            withExtendedLifetime(source) { storage.append(contentsOf: source) }
+            return
+        }
+        // Shared (a list kept with a cached answer): one copy sized for both.
+        storage = storage.map { $0.copy(appending: source) }
     }
 
     /// Removes every field. With `keepingCapacity`, memory this list alone holds is kept for the

@@ -67,6 +67,27 @@ final class HeaderFieldStorage: @unchecked Sendable {
         return copy
     }
 
+    /// A separate instance with these fields, then `other`'s, sized for both and a few more: the
+    /// copy-on-write of a shared list that is about to take another list's fields, in one allocation
+    /// where `copy()` and a growing append took two.
+    func copy(appending other: HeaderFieldStorage) -> HeaderFieldStorage {
+        let copy = HeaderFieldStorage(fieldCapacity: count + other.count + Self.spareFields,
+                                      byteCapacity: byteCount + other.byteCount + Self.spareBytes)
+        copy.spans.initialize(from: spans, count: count)
+        copy.bytes.initialize(from: bytes, count: byteCount)
+        copy.count = count
+        copy.byteCount = byteCount
+        copy.irregularCount = irregularCount
+        copy.hasServerField = hasServerField
+        copy.append(contentsOf: other)
+        return copy
+    }
+
+    /// Room `copy(appending:)` leaves for the fields a response still gets after its route's (a CORS
+    /// field or two, a Content-Range).
+    private static let spareFields = 3
+    private static let spareBytes = 128
+
     /// Appends a field, classifying it for the writer. What the caller already knows is not worked
     /// out again: `nameIsToken`, and the name's `kind`. Only called on an instance no other list sees.
     func append(

@@ -123,7 +123,7 @@ import TestSupport
                 otherModel.append((name, value))
             }
             for _ in 0..<Int.random(in: 0...30, using: &random) {
-                switch Int.random(in: 0...9, using: &random) {
+                switch Int.random(in: 0...10, using: &random) {
                 case 0:
                     storage.removeAll()
                     model = []
@@ -132,6 +132,10 @@ import TestSupport
                     model += otherModel
                 case 2:
                     storage = storage.copy()
+                case 3:
+                    // The copy-on-write that takes another list's fields in the same allocation.
+                    storage = storage.copy(appending: other)
+                    model += otherModel
                 default:
                     let name = Self.names[Int.random(in: 0..<Self.names.count, using: &random)]
                     let value = Self.randomValue(using: &random)
