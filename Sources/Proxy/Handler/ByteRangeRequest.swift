@@ -44,16 +44,22 @@ enum ByteRangeRequest {
     /// the status and the bytes `lower ..< lower + count` to send (Content-Range and Accept-Ranges set
     /// in `headers`), or nil for 416 (its `Content-Range: bytes */length` set).
     static func select(_ request: HTTPRequest, length: Int, headers: inout HTTPHeaders) -> (status: HTTPStatus, lower: Int, count: Int)? {
+        choose(request, length: length, headers: &headers).map { ($0.partial ? .partialContent : .ok, $0.lower, $0.count) }
+    }
+
+    /// `select`'s choice with a flag for the 206 rather than a status, which carries its reason phrase's
+    /// string (a release on every request through `apply`).
+    private static func choose(_ request: HTTPRequest, length: Int, headers: inout HTTPHeaders) -> (partial: Bool, lower: Int, count: Int)? {
         if !headers.contains(.acceptRanges) { headers.add(.acceptRanges, "bytes") }
         // Most requests have no Range, and then If-Range does not matter either.
-        guard let range = request.headers[.range] else { return (.ok, 0, length) }
-        guard ifRangeHolds(request, for: headers) else { return (.ok, 0, length) }
+        guard let range = request.headers[.range] else { return (false, 0, length) }
+        guard ifRangeHolds(request, for: headers) else { return (false, 0, length) }
         switch outcome(header: range, length: length) {
         case .whole:
-            return (.ok, 0, length)
+            return (false, 0, length)
         case .partial(let lower, let upper):
             headers[.contentRange] = "bytes \(lower)-\(upper)/\(length)"
-            return (.partialContent, lower, upper - lower + 1)
+            return (true, lower, upper - lower + 1)
         case .unsatisfiable:
             headers[.contentRange] = "bytes */\(length)"
             return nil
@@ -77,20 +83,21 @@ enum ByteRangeRequest {
     /// Applies the request's Range header to a whole 200 response whose body the proxy holds: bytes in
     /// memory, or a file region (sliced, still sent from the file).
     static func apply(to response: inout HTTPResponse, request: HTTPRequest) {
-        guard response.status == .ok else { return }
+        // By code: a status's equality compares its reason phrase too.
+        guard response.status.code == 200 else { return }
         let length: Int
         switch response.body {
         case .bytes(let body): length = body.count
         case .file(let region): length = region.length
         case .empty, .stream: return
         }
-        guard let (status, lower, count) = select(request, length: length, headers: &response.headers) else {
+        guard let (partial, lower, count) = choose(request, length: length, headers: &response.headers) else {
             response.status = .rangeNotSatisfiable
             response.body = .empty
             return
         }
-        guard status == .partialContent else { return }
-        response.status = status
+        guard partial else { return }
+        response.status = .partialContent
         switch response.body {
         case .bytes(let body): response.body = .bytes(Array(body[lower..<(lower + count)]))
         case .file(let region):

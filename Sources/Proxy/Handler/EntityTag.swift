@@ -59,7 +59,7 @@ enum EntityTag {
     /// the body and Content-Type; the writer sends no Content-Length for a 304 (RFC 9110 §8.6).
     static func applyIfNoneMatch(to response: inout HTTPResponse, request: HTTPRequest) {
         // Most requests carry no If-None-Match: one search of the field list, nothing allocated.
-        guard response.status == .ok, request.headers.contains(.ifNoneMatch), let tag = response.headers[.etag] else { return }
+        guard response.status.code == 200, request.headers.contains(.ifNoneMatch), let tag = response.headers[.etag] else { return }
         let conditions = request.headers.values(.ifNoneMatch)
         guard conditions.contains(where: { noneMatchNames($0, tag: tag) }) else { return }
         response.status = .notModified
