@@ -1,11 +1,12 @@
 import HLS
+import HTTPServer
 
 /// The in-memory caches, sharing one byte budget between them.
 struct ProxyCaches: Sendable {
     /// Origin playlist bodies (masters and media playlists), short TTL.
     let playlists: MemoryCache<FetchedBody>
-    /// Rewritten masters with their ETags, ready to send.
-    let rewritten: MemoryCache<TaggedBody>
+    /// Rewritten masters as the 200 that sends them (body, ETag and fields), ready to send.
+    let rewritten: MemoryCache<HTTPResponse>
     /// Subtitle documents after conversion, offset and timestamp mapping.
     let subtitles: MemoryCache<SubtitleTrackCues>
     /// Subtitle loads in flight or in use, so one source is parsed once for all its requests.

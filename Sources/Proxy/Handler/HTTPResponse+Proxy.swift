@@ -7,13 +7,24 @@ extension HTTPResponse {
     static let fieldCapacity = 8
 
     /// A plain-text answer that is not to be stored (health, readiness, metrics, errors). Inlined, so a
-    /// literal body and its newline are joined at compile time.
+    /// literal body and its newline are joined at compile time. Its fields are one of two lists made
+    /// once and shared (`ProxyHandler.finish` copies it when it adds the route's): a 200 carries
+    /// Accept-Ranges already, which `ByteRangeRequest` would add to it, in the same place.
     @inline(__always)
     static func makeText(_ status: HTTPStatus, _ body: String, trailingNewline: Bool = true) -> HTTPResponse {
-        var headers = HTTPHeaders(reservingCapacity: fieldCapacity)
+        HTTPResponse(status: status, headers: status.code == 200 ? textFieldsForOK : textFields,
+                     bytes: Array((trailingNewline ? body + "\n" : body).utf8))
+    }
+
+    private static let textFields = textFields(acceptingRanges: false)
+    private static let textFieldsForOK = textFields(acceptingRanges: true)
+
+    private static func textFields(acceptingRanges: Bool) -> HTTPHeaders {
+        var headers = HTTPHeaders(reservingCapacity: 3)
         headers.add(.contentType, "text/plain; charset=utf-8")
         headers.add(.cacheControl, "no-store")
-        return HTTPResponse(status: status, headers: headers, bytes: Array((trailingNewline ? body + "\n" : body).utf8))
+        if acceptingRanges { headers.add(.acceptRanges, "bytes") }
+        return headers
     }
 
     /// An error answer: the status line's code and phrase, then why (SPEC "Errors").
