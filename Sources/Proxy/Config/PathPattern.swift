@@ -7,21 +7,52 @@
 /// `/x/my-master.m3u8`.
 public struct PathPattern: Sendable, Hashable, CustomStringConvertible {
     /// The pattern as written.
-    public let pattern: String
+    public var pattern: String { box.pattern }
     /// What is matched against the whole path: the pattern, or `*/` followed by it.
-    private let anchored: [Unicode.Scalar]
+    private var anchored: [Unicode.Scalar] { box.anchored }
     /// The same as bytes when the pattern is ASCII: an ASCII path is then matched byte by byte, with no
     /// copy (this runs for every request on a mount, against every subtitle set's masters).
-    private let anchoredASCII: [UInt8]?
+    private var anchoredASCII: [UInt8]? { box.anchoredASCII }
     /// The ASCII pattern's bytes after its last wildcard: a matching path ends with them, so a path that
     /// does not is turned away with one comparison (most requests are segments no master rule names).
-    private let literalTail: [UInt8]
+    private var literalTail: [UInt8] { box.literalTail }
     /// For a pattern with captures, its pieces; empty for a plain glob, which keeps the plain matcher.
-    private let tokens: [Token]
+    private var tokens: [Token] { box.tokens }
     /// The capture names, in the order they appear; empty for a plain glob.
-    public let captureNames: [String]
+    public var captureNames: [String] { box.captureNames }
     /// Why the pattern's braces do not read as captures (they are then matched as plain characters).
-    public let templateProblem: String?
+    public var templateProblem: String? { box.templateProblem }
+
+    /// Everything above, made once from the pattern and shared by its copies: a pattern is copied
+    /// for each request a mount answers (matched against every set's masters), and one reference is
+    /// one retain where seven fields were seven (about 400 instructions a request).
+    private final class Box: Sendable {
+        let pattern: String
+        let anchored: [Unicode.Scalar]
+        let anchoredASCII: [UInt8]?
+        let literalTail: [UInt8]
+        let tokens: [Token]
+        let captureNames: [String]
+        let templateProblem: String?
+
+        init(pattern: String, anchored: [Unicode.Scalar], anchoredASCII: [UInt8]?, literalTail: [UInt8], tokens: [Token],
+             captureNames: [String], templateProblem: String?) {
+            self.pattern = pattern
+            self.anchored = anchored
+            self.anchoredASCII = anchoredASCII
+            self.literalTail = literalTail
+            self.tokens = tokens
+            self.captureNames = captureNames
+            self.templateProblem = templateProblem
+        }
+    }
+
+    private let box: Box
+
+    /// Patterns are equal when written the same: everything else is made from the text.
+    public static func == (a: PathPattern, b: PathPattern) -> Bool { a.pattern == b.pattern }
+
+    public func hash(into hasher: inout Hasher) { hasher.combine(pattern) }
 
     /// One piece of a pattern with captures: a byte of literal text, `*`, `?` or capture number n.
     private enum Token: Sendable, Hashable {
@@ -33,10 +64,9 @@ public struct PathPattern: Sendable, Hashable, CustomStringConvertible {
 
     /// Makes a pattern; every string is one, though an empty one matches only `/`-ending paths.
     public init(_ pattern: String) {
-        self.pattern = pattern
         let whole = pattern.hasPrefix("/") ? pattern : "*/" + pattern
-        anchored = Array(whole.unicodeScalars)
-        anchoredASCII = whole.utf8.allSatisfy { $0 < 0x80 } ? Array(whole.utf8) : nil
+        let anchored = Array(whole.unicodeScalars)
+        let anchoredASCII = whole.utf8.allSatisfy { $0 < 0x80 } ? Array(whole.utf8) : nil
         var tokens: [Token] = []
         var names: [String] = []
         var problem: String?
@@ -59,9 +89,6 @@ public struct PathPattern: Sendable, Hashable, CustomStringConvertible {
                 names = []
             }
         }
-        self.tokens = tokens
-        captureNames = names
-        templateProblem = problem
         // The literal bytes after the last wildcard or capture, as bytes of the whole pattern.
         let bytes: [UInt8]
         if tokens.isEmpty {
@@ -72,7 +99,9 @@ public struct PathPattern: Sendable, Hashable, CustomStringConvertible {
             }
         }
         let lastWildcard = tokens.isEmpty ? bytes.lastIndex { $0 == UInt8(ascii: "*") || $0 == UInt8(ascii: "?") } : nil
-        literalTail = Array(bytes[(lastWildcard.map { $0 + 1 } ?? 0)...])
+        box = Box(pattern: pattern, anchored: anchored, anchoredASCII: anchoredASCII,
+                  literalTail: Array(bytes[(lastWildcard.map { $0 + 1 } ?? 0)...]), tokens: tokens,
+                  captureNames: names, templateProblem: problem)
     }
 
     /// Whether the request path (percent-decoded) matches.
