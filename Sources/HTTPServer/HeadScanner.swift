@@ -30,7 +30,8 @@ struct HeadScanner {
             // are skipped in a tight loop up to the current part's size limit; past it one is an error.
             let limit = requestLineEnd < 0 ? limits.maxRequestLineBytes : requestLineEnd.addingReportingOverflow(limits.maxHeaderBytes).partialValue
             let stop = limit < 0 || limit >= head.count ? head.count : max(index, limit + 1)
-            while index < stop, Self.isOrdinary(head[index]) { index += 1 }
+            // Eight at a time (every byte that is not ordinary is a control, and the other way round).
+            index = ByteSearch.firstControl(in: head, from: index, to: stop)
             guard index < head.count else { break }
             let byte = head[index]
             if Self.isOrdinary(byte) {

@@ -1,0 +1,44 @@
+import HTTPWire
+import Testing
+import TestSupport
+
+/// The word-at-a-time search for a control byte against the plain loop it stands in for.
+@Suite struct FirstControlTests {
+    static func reference(_ bytes: [UInt8], from start: Int, to end: Int) -> Int {
+        var index = start
+        while index < end, !HTTPSyntax.isControl(bytes[index]) { index += 1 }
+        return index
+    }
+
+    @Test func randomBytesAndRangesGiveThePlainLoopsAnswer() {
+        // HLS_TEST_SEED replays a run; the seed is printed and named in every failure.
+        var random = SeededGenerator()
+        let seed = random.seed
+        // Mostly ordinary bytes, with controls, HTAB (ordinary, but a word holding it "might"), DEL,
+        // bytes from 0x80 up and the neighbours of each class edge.
+        let pool: [UInt8] = Array(0x20...0x7E) + [0x00, 0x09, 0x0A, 0x0D, 0x1F, 0x7F, 0x80, 0x9F, 0xC3, 0xFF]
+        for round in 0..<3_000 {
+            let count = Int.random(in: 0...70, using: &random)
+            let controls = Int.random(in: 0...3, using: &random)
+            var bytes = (0..<count).map { _ in UInt8(ascii: "a") + UInt8.random(in: 0..<26, using: &random) }
+            for _ in 0..<(count == 0 ? 0 : controls) {
+                bytes[Int.random(in: 0..<count, using: &random)] = pool[Int.random(in: 0..<pool.count, using: &random)]
+            }
+            let start = Int.random(in: 0...count, using: &random)
+            let end = Int.random(in: start...count, using: &random)
+            let found = ByteSearch.firstControl(in: bytes.span, from: start, to: end)
+            #expect(found == Self.reference(bytes, from: start, to: end), "seed \(seed), round \(round): \(bytes) \(start)..<\(end)")
+        }
+    }
+
+    @Test func everyByteValueAtEveryPlaceOfAWord() {
+        for value in 0...255 {
+            for place in 0..<20 {
+                var bytes = [UInt8](repeating: UInt8(ascii: "x"), count: 20)
+                bytes[place] = UInt8(value)
+                let found = ByteSearch.firstControl(in: bytes.span, from: 0, to: bytes.count)
+                #expect(found == (HTTPSyntax.isControl(UInt8(value)) ? place : bytes.count), "byte \(value) at \(place)")
+            }
+        }
+    }
+}
