@@ -116,3 +116,23 @@ import Testing
         #expect(TrackConfig.SourceFormat(inferringFrom: source) == nil)
     }
 }
+
+/// Patterns compare as their scalars: what they match is decided scalar by scalar.
+@Suite struct PathPatternEqualityTests {
+    @Test func canonicallyEquivalentSpellingsAreDifferentPatterns() {
+        let composed = PathPattern("/caf\u{E9}/*.m3u8"), decomposed = PathPattern("/cafe\u{301}/*.m3u8")
+        #expect(composed.matches("/caf\u{E9}/a.m3u8") && !decomposed.matches("/caf\u{E9}/a.m3u8"))
+        #expect(composed != decomposed)
+        #expect(Set([composed, decomposed]).count == 2)
+    }
+
+    @Test func patternsWrittenAlikeAreEqualAndHashAlike() {
+        let patterns = ["/vod/*/master.m3u8", "master.m3u8", "*/master.m3u8", "/vod/{asset}/master.m3u8", "", "/a?b"]
+        for a in patterns {
+            for b in patterns {
+                #expect((PathPattern(a) == PathPattern(b)) == (a == b), "\(a) / \(b)")
+            }
+        }
+        #expect(Set(patterns.map(PathPattern.init) + patterns.map(PathPattern.init)).count == patterns.count)
+    }
+}

@@ -140,6 +140,12 @@ import TestSupport
         answers.keep(Self.answer("a"), for: Self.url, inputs: inputs, timelines: caches.timelines, documents: caches.documents)
         #expect(answers.counts.answers == 0)
         #expect(caches.body(answers) == nil)
+
+        // An answer kept earlier for the URL is dropped when the one made again cannot be kept.
+        answers.keep(Self.answer("a"), for: Self.url, inputs: caches.inputs, timelines: caches.timelines, documents: caches.documents)
+        #expect(answers.counts.answers == 1)
+        answers.keep(Self.answer("b"), for: Self.url, inputs: inputs, timelines: caches.timelines, documents: caches.documents)
+        #expect(answers.counts.answers == 0 && answers.counts.bytes == 0)
     }
 
     /// A slot that an eviction freed and another key's store filled is not the entry the answer was

@@ -49,8 +49,12 @@ public struct PathPattern: Sendable, Hashable, CustomStringConvertible {
 
     private let box: Box
 
-    /// Patterns are equal when written the same: everything else is made from the text.
-    public static func == (a: PathPattern, b: PathPattern) -> Bool { a.pattern == b.pattern }
+    /// Patterns are equal when written with the same scalars: everything else is made from them. (The
+    /// texts alone would make canonically equivalent spellings equal, `é` and `e` + U+0301, which
+    /// match different paths.)
+    public static func == (a: PathPattern, b: PathPattern) -> Bool {
+        a.box === b.box || (a.pattern == b.pattern && a.anchored == b.anchored)
+    }
 
     public func hash(into hasher: inout Hasher) { hasher.combine(pattern) }
 

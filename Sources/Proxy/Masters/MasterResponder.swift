@@ -16,6 +16,10 @@ struct MasterResponder: Sendable {
     /// `Cache-Control` of rewritten masters, made once.
     let cacheControl: String
 
+    /// What a kept master costs beyond its body: its key and entry (128), and its response's field
+    /// list, which has room for `HTTPResponse.fieldCapacity` fields (about 640 bytes).
+    static let keptResponseCost = 128 + 640
+
     /// Media playlists wrapped in a master, for sets with `wrap_media_playlists`.
     var wrapper: MediaPlaylistWrapper { MediaPlaylistWrapper(config: config, router: router, fetcher: fetcher, logger: logger) }
 
@@ -75,7 +79,7 @@ struct MasterResponder: Sendable {
             let rewritten = TaggedBody(anchored(bytes))
             logger.debug("classified body", [("path", target.proxyPath), ("set", set.name), ("body", "master"), ("action", "subtitles added")])
             let response = HTTPResponse.makePlaylist(rewritten, cacheControl: cacheControl)
-            self.rewritten.store(response, for: key, cost: rewritten.bytes.count + 128, ttl: ConfigSeconds.duration(config.cache.masterTTL))
+            self.rewritten.store(response, for: key, cost: rewritten.bytes.count + Self.keptResponseCost, ttl: ConfigSeconds.duration(config.cache.masterTTL))
             return RouteResponse(route: .master, response: response, originMilliseconds: originMilliseconds)
         } catch {
             // Not a master: a media playlist the set wraps, or (a variant's media playlist, or not a
@@ -88,7 +92,7 @@ struct MasterResponder: Sendable {
                     let wrapped = TaggedBody(anchored(try await wrapper.wrap(playlist, media: media, fetchedFrom: fetched.finalURL, target: target, set: set, tracks: tracks, subtitleURI: subtitleURI, request: request)))
                     logger.debug("classified body", [("path", target.proxyPath), ("set", set.name), ("body", "media playlist"), ("action", "wrapped in a master")])
                     let response = HTTPResponse.makePlaylist(wrapped, cacheControl: cacheControl)
-                    self.rewritten.store(response, for: key, cost: wrapped.bytes.count + 128, ttl: ConfigSeconds.duration(config.cache.masterTTL))
+                    self.rewritten.store(response, for: key, cost: wrapped.bytes.count + Self.keptResponseCost, ttl: ConfigSeconds.duration(config.cache.masterTTL))
                     return RouteResponse(route: .master, response: response, originMilliseconds: originMilliseconds)
                 } catch let problem as PlaylistError {
                     // A playlist that is neither master nor readable media playlist: never guessed at.

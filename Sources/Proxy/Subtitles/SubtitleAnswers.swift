@@ -74,10 +74,10 @@ final class SubtitleAnswers: Sendable {
     ) {
         guard answer.response.body.count <= Self.maxBodyBytes,
               let timeline = timelines.handle(for: inputs.timelineKey, where: { $0.playlists === inputs.timeline })
-        else { return }
+        else { return forget(url) }
         var cues: MemoryCacheHandle?
         if let read = inputs.cues {
-            guard let handle = documents.handle(for: read.key, where: { $0 === read.object }) else { return }
+            guard let handle = documents.handle(for: read.key, where: { $0 === read.object }) else { return forget(url) }
             cues = handle
         }
         let bytes = answer.response.body.count + url.setName.utf8.count + url.trackID.utf8.count + url.masterTarget.utf8.count
@@ -90,6 +90,14 @@ final class SubtitleAnswers: Sendable {
             }
             table.entries[url] = entry
             table.bytes += bytes
+        }
+    }
+
+    /// Drops what is kept for `url`: an answer made again that cannot be kept leaves no older one
+    /// behind (its handles are dead already, but it would still be counted).
+    private func forget(_ url: SubtitleURL) {
+        table.withLock { table in
+            if let old = table.entries.removeValue(forKey: url) { table.bytes -= old.bytes }
         }
     }
 
