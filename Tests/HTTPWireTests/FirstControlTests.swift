@@ -42,3 +42,42 @@ import TestSupport
         }
     }
 }
+
+/// The word-at-a-time search for the bytes a path's dot segments and escapes depend on, against the
+/// plain loop it stands in for.
+@Suite struct FirstPathSignificantTests {
+    static func reference(_ bytes: [UInt8], from start: Int) -> Int {
+        var index = start
+        while index < bytes.count, !ByteSearch.isPathSignificant(bytes[index]) { index += 1 }
+        return index
+    }
+
+    @Test func randomPathsGiveThePlainLoopsAnswer() {
+        // HLS_TEST_SEED replays a run; the seed is printed and named in every failure.
+        var random = SeededGenerator()
+        let seed = random.seed
+        let plain = Array("abcXYZ019-_~/!$&'()*+,;=:@?#".utf8)
+        let special: [UInt8] = [0x25, 0x2E, 0x20, 0x00, 0x09, 0x1F, 0x7F, 0x80, 0xC3, 0xA9, 0xFF]
+        for round in 0..<3_000 {
+            let count = Int.random(in: 0...70, using: &random)
+            var bytes = (0..<count).map { _ in plain[Int.random(in: 0..<plain.count, using: &random)] }
+            for _ in 0..<(count == 0 ? 0 : Int.random(in: 0...3, using: &random)) {
+                bytes[Int.random(in: 0..<count, using: &random)] = special[Int.random(in: 0..<special.count, using: &random)]
+            }
+            let start = Int.random(in: 0...count, using: &random)
+            #expect(ByteSearch.firstPathSignificant(in: bytes.span, from: start) == Self.reference(bytes, from: start),
+                    "seed \(seed), round \(round): \(bytes) from \(start)")
+        }
+    }
+
+    @Test func everyByteValueAtEveryPlaceOfAWord() {
+        for value in 0...255 {
+            for place in 0..<20 {
+                var bytes = [UInt8](repeating: UInt8(ascii: "x"), count: 20)
+                bytes[place] = UInt8(value)
+                let expected = ByteSearch.isPathSignificant(UInt8(value)) ? place : bytes.count
+                #expect(ByteSearch.firstPathSignificant(in: bytes.span, from: 0) == expected, "byte \(value) at \(place)")
+            }
+        }
+    }
+}

@@ -56,17 +56,22 @@ struct RequestRouter: Sendable {
     /// names are compared as bytes (a Character comparison runs grapheme breaking on every step).
     private func firstSegment(_ bytes: Span<UInt8>) -> FirstSegment {
         let start = !bytes.isEmpty && bytes[0] == UInt8(ascii: "/") ? 1 : 0
-        var end = start
-        while end < bytes.count, bytes[end] != UInt8(ascii: "/") { end += 1 }
+        let end = ByteSearch.firstIndex(of: UInt8(ascii: "/"), in: bytes, from: start) ?? bytes.count
         // One pass for all three: no "%", no ".." and nothing past ASCII means no segment can climb out
         // of a mount, in any origin's reading (see `DotSegment`).
         var hasEscapes = false, hasDotDot = false, hasNonASCII = false, previousWasDot = false
-        for index in bytes.indices {
-            let byte = bytes[index]
+        var index = 0
+        while index < bytes.count {
+            // The bytes skipped are none of those read below, and each one ends a run of dots.
+            let next = ByteSearch.firstPathSignificant(in: bytes, from: index)
+            if next > index { previousWasDot = false }
+            guard next < bytes.count else { break }
+            let byte = bytes[next]
             if byte == UInt8(ascii: "%") { hasEscapes = true }
             if byte >= 0x80 { hasNonASCII = true }
             if byte == UInt8(ascii: ".") && previousWasDot { hasDotDot = true }
             previousWasDot = Self.continuesDotRun(previousWasDot, byte)
+            index = next + 1
         }
         let name = bytes.extracting(start..<end)
         let hasRest = end < bytes.count
@@ -204,18 +209,24 @@ struct RequestRouter: Sendable {
     static func refuseDotDotSegments<Rest: StringProtocol>(_ rawRest: Rest) throws(ProxyError) {
         // Two dots, raw or escaped (`%2e`), or a compatibility dot past ASCII are needed; most paths have
         // none of them and skip the decoding.
-        // A plain byte loop: this runs for every request on a mount (bench/README.md).
+        // This runs for every request on a mount (bench/README.md): only the bytes that can matter are
+        // looked at, found eight at a time; those skipped each end a run of dots.
         let rest = Substring(rawRest)
         let bytes = rest.utf8.span
         var suspicious = false
         var previousWasDot = false
-        for index in bytes.indices {
-            let byte = bytes[index]
+        var index = 0
+        while index < bytes.count {
+            let next = ByteSearch.firstPathSignificant(in: bytes, from: index)
+            if next > index { previousWasDot = false }
+            guard next < bytes.count else { break }
+            let byte = bytes[next]
             if byte == UInt8(ascii: "%") || byte >= 0x80 || (byte == UInt8(ascii: ".") && previousWasDot) {
                 suspicious = true
                 break
             }
             previousWasDot = continuesDotRun(previousWasDot, byte)
+            index = next + 1
         }
         guard suspicious else { return }
         for rawSegment in Substring(rawRest).slashSegments() {
