@@ -189,3 +189,27 @@ import TestSupport
         #expect(caches.body(answers) == nil)
     }
 }
+
+/// A subtitle URL hashes the digest it took when read: equal URLs, read from a path or made from their
+/// parts, are equal and hash alike, and a URL differing in any part is another key.
+@Suite struct SubtitleURLIdentityTests {
+    @Test func equalURLsHashAlikeAndEveryPartCounts() {
+        let url = SubtitleURL(setName: "s", trackID: "en", masterTarget: "/files/master.m3u8?x=1", resource: .segment(3))
+        let segments = url.path.split(separator: "/", omittingEmptySubsequences: true)
+        guard let read = SubtitleURL(segmentsAfterPrefix: segments.dropFirst()) else {
+            Issue.record("its own path does not read back: \(url.path)")
+            return
+        }
+        #expect(read == url)
+        #expect(read.hashValue == url.hashValue)
+        let others = [
+            SubtitleURL(setName: "t", trackID: "en", masterTarget: "/files/master.m3u8?x=1", resource: .segment(3)),
+            SubtitleURL(setName: "s", trackID: "fr", masterTarget: "/files/master.m3u8?x=1", resource: .segment(3)),
+            SubtitleURL(setName: "s", trackID: "en", masterTarget: "/files/master.m3u8?x=2", resource: .segment(3)),
+            SubtitleURL(setName: "s", trackID: "en", masterTarget: "/files/master.m3u8?x=1", resource: .segment(4)),
+            SubtitleURL(setName: "s", trackID: "en", masterTarget: "/files/master.m3u8?x=1", resource: .playlist),
+        ]
+        for other in others { #expect(other != url, "\(other)") }
+        #expect(Set(others + [url, read]).count == others.count + 1)
+    }
+}

@@ -16,11 +16,22 @@ struct SubtitleURL: Hashable, Sendable {
         case segment(Int)
     }
 
-    var setName: String
-    var trackID: String
+    let setName: String
+    let trackID: String
     /// The master's proxy request target, for example `/sample/master.m3u8?token=1`.
-    var masterTarget: String
-    var resource: Resource
+    let masterTarget: String
+    let resource: Resource
+    /// The four fields' hash, taken once when the URL is read: the router keeps each path's reading
+    /// (`SubtitleURLs`), so a table keyed by the URL (`SubtitleAnswers`) hashes one number per request
+    /// where it hashed three strings (about 400 instructions a subtitle request).
+    private let digest: Int
+
+    static func == (a: SubtitleURL, b: SubtitleURL) -> Bool {
+        a.digest == b.digest && a.resource == b.resource && a.setName == b.setName && a.trackID == b.trackID
+            && a.masterTarget == b.masterTarget
+    }
+
+    func hash(into hasher: inout Hasher) { hasher.combine(digest) }
 
     /// The absolute path of this resource on the proxy.
     var path: String {
@@ -81,6 +92,12 @@ struct SubtitleURL: Hashable, Sendable {
         self.trackID = trackID
         self.masterTarget = masterTarget
         self.resource = resource
+        var hasher = Hasher()
+        hasher.combine(setName)
+        hasher.combine(trackID)
+        hasher.combine(masterTarget)
+        hasher.combine(resource)
+        digest = hasher.finalize()
     }
 }
 
