@@ -126,7 +126,7 @@ struct RequestLine {
         let targetBytes = line.extracting((firstSpace + 1)..<secondSpace)
         let versionBytes = line.extracting((secondSpace + 1)..<line.count)
         guard HTTPSyntax.isToken(methodBytes) else { return .failure(.badRequest("malformed method")) }
-        guard !targetBytes.isEmpty, targetBytes.indices.allSatisfy({ HTTPSyntax.isTargetByte(targetBytes[$0]) }) else {
+        guard !targetBytes.isEmpty, HTTPSyntax.allTargetBytes(targetBytes) else {
             return .failure(.badRequest("malformed request target"))
         }
         // RFC 9112 §2.3: HTTP-version = "HTTP/" DIGIT "." DIGIT, case-sensitive.
