@@ -6,6 +6,7 @@
 #   bench/compare.sh OLD_BINARY NEW_BINARY        # 5 pairs of 5 s runs
 #   ROUNDS=7 LOGS=on bench/compare.sh A B         # access logs on in both (to files on tmpfs when there is one)
 #   TARGET=/healthz bench/compare.sh A B           # another path than the redirect (the server core alone)
+#   MIX=viewer bench/compare.sh A B                # the directory mount's viewer mix (run.sh's 19 paths)
 #
 # The redirect never reaches the origin, so no nginx is needed. wrk must be installed (bench/run.sh
 # installs it).
@@ -20,6 +21,7 @@ LOGS=${LOGS:-off}
 PORT_A=${PORT_A:-18185}
 PORT_B=${PORT_B:-18186}
 TARGET=${TARGET:-/sample/v0/seg000.ts}
+MIX=${MIX:-}
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 WORK=$(mktemp -d /tmp/hls-compare.XXXXXX)
 # Access logs (LOGS=on) go to tmpfs when there is one, as in run.sh: disk writeback would add noise.
@@ -36,9 +38,30 @@ trap cleanup EXIT
 start() { # BINARY PORT NAME
     local level=warn
     [ "$LOGS" = on ] && level=info
-    sed -e "s|@PORT@|$2|" -e "s|@ORIGIN_PORT@|9|" -e "s|@MASTER_TTL@|3600|" -e "s|@DISK@||" \
-        -e "s|@SUBTITLES@|$ROOT/Tests/Fixtures/subtitles|" -e "s|@LOG_LEVEL@|$level|" \
-        "$ROOT/bench/proxy.json.template" > "$WORK/$3.json"
+    if [ "$MIX" = viewer ]; then
+        # run.sh's viewer proxy, directory mount only: the bundled sample and its three-track set.
+        cat > "$WORK/$3.json" <<EOF
+{
+  "listen": { "host": "127.0.0.1", "port": $2 },
+  "mounts": { "files": { "origin": "$ROOT/Examples/sample-vod" } },
+  "subtitles": [
+    { "name": "sample", "masters": ["/files/master.m3u8"], "group_id": "subs",
+      "tracks": [
+        { "id": "en", "name": "English", "language": "en", "default": true, "autoselect": true, "source": "subs/en.vtt", "mode": "segmented" },
+        { "id": "fr", "name": "Français", "language": "fr", "autoselect": true, "source": "subs/fr.vtt", "mode": "segmented" },
+        { "id": "es", "name": "Español", "language": "es", "autoselect": true, "source": "subs/es.srt", "mode": "single" }
+      ] }
+  ],
+  "limits": { "max_connections": 20000 },
+  "cache": { "master_ttl_seconds": 3600, "subtitle_ttl_seconds": 3600 },
+  "log_level": "$level"
+}
+EOF
+    else
+        sed -e "s|@PORT@|$2|" -e "s|@ORIGIN_PORT@|9|" -e "s|@MASTER_TTL@|3600|" -e "s|@DISK@||" \
+            -e "s|@SUBTITLES@|$ROOT/Tests/Fixtures/subtitles|" -e "s|@LOG_LEVEL@|$level|" \
+            "$ROOT/bench/proxy.json.template" > "$WORK/$3.json"
+    fi
     HLS_PROXY_ACCESS_LOG=$LOGS "$1" --config "$WORK/$3.json" > "$LOG_DIR/$3.out" 2> "$WORK/$3.err" &
     PIDS+=($!)
     for _ in $(seq 1 200); do
@@ -53,13 +76,23 @@ start "$A" "$PORT_A" a
 PID_A=${PIDS[-1]}
 start "$B" "$PORT_B" b
 PID_B=${PIDS[-1]}
+SCRIPT=$ROOT/bench/report.lua
+if [ "$MIX" = viewer ]; then
+    python3 "$ROOT/bench/viewer_paths.py" "$PORT_A" /files/master.m3u8 | awk '{ print $2 }' > "$WORK/viewer.paths"
+    [ -s "$WORK/viewer.paths" ] || { echo "no viewer paths from $A" >&2; exit 1; }
+    export MIX_PATHS=$WORK/viewer.paths REPORT_LUA=$ROOT/bench/report.lua
+    SCRIPT=$ROOT/bench/mix.lua
+    TARGET=/
+    # Both warmed through the whole mix once (the first requests fill the caches).
+    for port in "$PORT_A" "$PORT_B"; do wrk -t1 -c64 -d1s -s "$SCRIPT" "http://127.0.0.1:$port/" > /dev/null; done
+fi
 
 TICK_US=$((1000000 / $(getconf CLK_TCK)))
 cpu_ticks() { awk '{ print $14 + $15, $14 }' "/proc/$1/stat"; }
 run() { # PORT PID -> "req/s µs_per_request user_µs_per_request"
     local before after out
     read -r -a before <<< "$(cpu_ticks "$2")"
-    out=$(wrk -t1 -c64 -d"${DURATION}s" -s "$ROOT/bench/report.lua" "http://127.0.0.1:$1$TARGET" | grep '^RESULT')
+    out=$(wrk -t1 -c64 -d"${DURATION}s" -s "$SCRIPT" "http://127.0.0.1:$1$TARGET" | grep '^RESULT')
     read -r -a after <<< "$(cpu_ticks "$2")"
     read -r -a r <<< "${out#RESULT }"
     awk -v rps="${r[0]}" -v t=$((after[0] - before[0])) -v u=$((after[1] - before[1])) -v us="$TICK_US" -v n="${r[4]}" \
