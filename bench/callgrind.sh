@@ -69,23 +69,10 @@ echo '[{"id": "en", "name": "English", "language": "en", "default": true, "sourc
 SIGNED_MASTER=$(python3 "$ROOT/tools/sign.py" --key-id k1 --key "$SIGNING_KEY" --master /sample/master.m3u8 --tracks "$WORK/tracks.json")
 proxy_config "$WORK/proxy.json"
 # The viewer route's proxy: run.sh's viewer mix on a directory mount.
-cat > "$WORK/viewer.json" <<EOF
-{
-  "listen": { "host": "127.0.0.1", "port": $PORT },
-  "mounts": { "files": { "origin": "$ROOT/Examples/sample-vod" } },
-  "subtitles": [
-    { "name": "sample", "masters": ["/files/master.m3u8"], "group_id": "subs",
-      "tracks": [
-        { "id": "en", "name": "English", "language": "en", "default": true, "autoselect": true, "source": "subs/en.vtt", "mode": "segmented" },
-        { "id": "fr", "name": "Français", "language": "fr", "autoselect": true, "source": "subs/fr.vtt", "mode": "segmented" },
-        { "id": "es", "name": "Español", "language": "es", "autoselect": true, "source": "subs/es.srt", "mode": "single" }
-      ] }
-  ],
-  "cache": { "master_ttl_seconds": 3600, "subtitle_ttl_seconds": 3600 },
-  "log_level": "warn",
-  "access_log": $([ "$LOGS" = on ] && echo true || echo false)
-}
-EOF
+sed -e "s|@PORT@|$PORT|" -e "s|@MOUNTS@|\"files\": { \"origin\": \"$ROOT/Examples/sample-vod\" }|" \
+    -e "s|@MASTERS@|\"/files/master.m3u8\"|" -e "s|@LOG_LEVEL@|warn|" \
+    -e "s|@ACCESS_LOG@|$([ "$LOGS" = on ] && echo true || echo false)|" \
+    "$ROOT/bench/viewer.json.template" > "$WORK/viewer.json"
 case " $ROUTES " in
     *" proxied "*|*" disk "*)
         python3 -m http.server "$ORIGIN_PORT" --bind 127.0.0.1 --directory "$ROOT/Examples/sample-vod" > "$WORK/origin.log" 2>&1 &

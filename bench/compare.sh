@@ -40,23 +40,10 @@ start() { # BINARY PORT NAME
     [ "$LOGS" = on ] && level=info
     if [ "$MIX" = viewer ]; then
         # run.sh's viewer proxy, directory mount only: the bundled sample and its three-track set.
-        cat > "$WORK/$3.json" <<EOF
-{
-  "listen": { "host": "127.0.0.1", "port": $2 },
-  "mounts": { "files": { "origin": "$ROOT/Examples/sample-vod" } },
-  "subtitles": [
-    { "name": "sample", "masters": ["/files/master.m3u8"], "group_id": "subs",
-      "tracks": [
-        { "id": "en", "name": "English", "language": "en", "default": true, "autoselect": true, "source": "subs/en.vtt", "mode": "segmented" },
-        { "id": "fr", "name": "Français", "language": "fr", "autoselect": true, "source": "subs/fr.vtt", "mode": "segmented" },
-        { "id": "es", "name": "Español", "language": "es", "autoselect": true, "source": "subs/es.srt", "mode": "single" }
-      ] }
-  ],
-  "limits": { "max_connections": 20000 },
-  "cache": { "master_ttl_seconds": 3600, "subtitle_ttl_seconds": 3600 },
-  "log_level": "$level"
-}
-EOF
+        sed -e "s|@PORT@|$2|" -e "s|@MOUNTS@|\"files\": { \"origin\": \"$ROOT/Examples/sample-vod\" }|" \
+            -e "s|@MASTERS@|\"/files/master.m3u8\"|" -e "s|@LOG_LEVEL@|$level|" \
+            -e "s|@ACCESS_LOG@|$([ "$LOGS" = on ] && echo true || echo false)|" \
+            "$ROOT/bench/viewer.json.template" > "$WORK/$3.json"
     else
         sed -e "s|@PORT@|$2|" -e "s|@ORIGIN_PORT@|9|" -e "s|@MASTER_TTL@|3600|" -e "s|@DISK@||" \
             -e "s|@SUBTITLES@|$ROOT/Tests/Fixtures/subtitles|" -e "s|@LOG_LEVEL@|$level|" \

@@ -251,27 +251,10 @@ if wants viewer; then
     cp -r "$ROOT/Examples/sample-vod" "$WORK/www/sample-vod"
     level=warn access=false
     [ "$LOGS" = on ] && level=info && access=true
-    cat > "$WORK/viewer.json" <<VIEWER
-{
-  "listen": { "host": "127.0.0.1", "port": $VIEWER_PORT },
-  "mounts": {
-    "files": { "origin": "$ROOT/Examples/sample-vod" },
-    "viewer": { "origin": "http://127.0.0.1:$NGINX_PORT/sample-vod/", "segments": "redirect" }
-  },
-  "subtitles": [
-    { "name": "sample", "masters": ["/files/master.m3u8", "/viewer/master.m3u8"], "group_id": "subs",
-      "tracks": [
-        { "id": "en", "name": "English", "language": "en", "default": true, "autoselect": true, "source": "subs/en.vtt", "mode": "segmented" },
-        { "id": "fr", "name": "Français", "language": "fr", "autoselect": true, "source": "subs/fr.vtt", "mode": "segmented" },
-        { "id": "es", "name": "Español", "language": "es", "autoselect": true, "source": "subs/es.srt", "mode": "single" }
-      ] }
-  ],
-  "limits": { "max_connections": 20000 },
-  "cache": { "master_ttl_seconds": 3600, "subtitle_ttl_seconds": 3600 },
-  "log_level": "$level",
-  "access_log": $access
-}
-VIEWER
+    sed -e "s|@PORT@|$VIEWER_PORT|" -e "s|@LOG_LEVEL@|$level|" -e "s|@ACCESS_LOG@|$access|" \
+        -e "s|@MOUNTS@|\"files\": { \"origin\": \"$ROOT/Examples/sample-vod\" }, \"viewer\": { \"origin\": \"http://127.0.0.1:$NGINX_PORT/sample-vod/\", \"segments\": \"redirect\" }|" \
+        -e "s|@MASTERS@|\"/files/master.m3u8\", \"/viewer/master.m3u8\"|" \
+        "$BENCH/viewer.json.template" > "$WORK/viewer.json"
     out=/dev/null
     [ "$LOGS" = on ] && out="$LOG_DIR/viewer.access.log"
     "$PROXY" --config "$WORK/viewer.json" > "$out" 2> "$WORK/viewer.err" &

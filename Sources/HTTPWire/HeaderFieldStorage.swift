@@ -57,7 +57,12 @@ final class HeaderFieldStorage: @unchecked Sendable {
 
     /// A separate instance with the same fields and the same room.
     func copy() -> HeaderFieldStorage {
-        let copy = HeaderFieldStorage(fieldCapacity: spanCapacity, byteCapacity: byteCapacity)
+        copy(fieldCapacity: spanCapacity, byteCapacity: byteCapacity)
+    }
+
+    /// A separate instance with the same fields and the given room (at least what they take).
+    private func copy(fieldCapacity: Int, byteCapacity: Int) -> HeaderFieldStorage {
+        let copy = HeaderFieldStorage(fieldCapacity: max(fieldCapacity, count), byteCapacity: max(byteCapacity, byteCount))
         copy.spans.initialize(from: spans, count: count)
         copy.bytes.initialize(from: bytes, count: byteCount)
         copy.count = count
@@ -71,14 +76,8 @@ final class HeaderFieldStorage: @unchecked Sendable {
     /// copy-on-write of a shared list that is about to take another list's fields, in one allocation
     /// where `copy()` and a growing append took two.
     func copy(appending other: HeaderFieldStorage) -> HeaderFieldStorage {
-        let copy = HeaderFieldStorage(fieldCapacity: count + other.count + Self.spareFields,
-                                      byteCapacity: byteCount + other.byteCount + Self.spareBytes)
-        copy.spans.initialize(from: spans, count: count)
-        copy.bytes.initialize(from: bytes, count: byteCount)
-        copy.count = count
-        copy.byteCount = byteCount
-        copy.irregularCount = irregularCount
-        copy.hasServerField = hasServerField
+        let copy = copy(fieldCapacity: count + other.count + Self.spareFields,
+                        byteCapacity: byteCount + other.byteCount + Self.spareBytes)
         copy.append(contentsOf: other)
         return copy
     }

@@ -2,6 +2,18 @@ import HTTPWire
 import Testing
 import TestSupport
 
+/// Twenty "x" bytes with one of them `value`, for every byte value at every place: across two words
+/// and the tail, so each place of a word is tried.
+func everyByteValueAtEveryPlace(_ check: (_ bytes: [UInt8], _ value: UInt8, _ place: Int) -> Void) {
+    for value in UInt8.min...UInt8.max {
+        for place in 0..<20 {
+            var bytes = [UInt8](repeating: UInt8(ascii: "x"), count: 20)
+            bytes[place] = value
+            check(bytes, value, place)
+        }
+    }
+}
+
 /// The word-at-a-time search for a control byte against the plain loop it stands in for.
 @Suite struct FirstControlTests {
     static func reference(_ bytes: [UInt8], from start: Int, to end: Int) -> Int {
@@ -32,13 +44,9 @@ import TestSupport
     }
 
     @Test func everyByteValueAtEveryPlaceOfAWord() {
-        for value in 0...255 {
-            for place in 0..<20 {
-                var bytes = [UInt8](repeating: UInt8(ascii: "x"), count: 20)
-                bytes[place] = UInt8(value)
-                let found = ByteSearch.firstControl(in: bytes.span, from: 0, to: bytes.count)
-                #expect(found == (HTTPSyntax.isControl(UInt8(value)) ? place : bytes.count), "byte \(value) at \(place)")
-            }
+        everyByteValueAtEveryPlace { bytes, value, place in
+            let found = ByteSearch.firstControl(in: bytes.span, from: 0, to: bytes.count)
+            #expect(found == (HTTPSyntax.isControl(value) ? place : bytes.count), "byte \(value) at \(place)")
         }
     }
 }
@@ -71,13 +79,9 @@ import TestSupport
     }
 
     @Test func everyByteValueAtEveryPlaceOfAWord() {
-        for value in 0...255 {
-            for place in 0..<20 {
-                var bytes = [UInt8](repeating: UInt8(ascii: "x"), count: 20)
-                bytes[place] = UInt8(value)
-                let expected = ByteSearch.isPathSignificant(UInt8(value)) ? place : bytes.count
-                #expect(ByteSearch.firstPathSignificant(in: bytes.span, from: 0) == expected, "byte \(value) at \(place)")
-            }
+        everyByteValueAtEveryPlace { bytes, value, place in
+            let expected = ByteSearch.isPathSignificant(value) ? place : bytes.count
+            #expect(ByteSearch.firstPathSignificant(in: bytes.span, from: 0) == expected, "byte \(value) at \(place)")
         }
     }
 }
@@ -102,12 +106,8 @@ import TestSupport
     }
 
     @Test func everyByteValueAtEveryPlaceOfAWord() {
-        for value in 0...255 {
-            for place in 0..<20 {
-                var bytes = [UInt8](repeating: UInt8(ascii: "x"), count: 20)
-                bytes[place] = UInt8(value)
-                #expect(HTTPSyntax.allTargetBytes(bytes.span) == HTTPSyntax.isTargetByte(UInt8(value)), "byte \(value) at \(place)")
-            }
+        everyByteValueAtEveryPlace { bytes, value, place in
+            #expect(HTTPSyntax.allTargetBytes(bytes.span) == HTTPSyntax.isTargetByte(value), "byte \(value) at \(place)")
         }
     }
 }

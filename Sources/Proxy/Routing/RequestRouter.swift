@@ -59,19 +59,12 @@ struct RequestRouter: Sendable {
         let end = ByteSearch.firstIndex(of: UInt8(ascii: "/"), in: bytes, from: start) ?? bytes.count
         // One pass for all three: no "%", no ".." and nothing past ASCII means no segment can climb out
         // of a mount, in any origin's reading (see `DotSegment`).
-        var hasEscapes = false, hasDotDot = false, hasNonASCII = false, previousWasDot = false
-        var index = 0
-        while index < bytes.count {
-            // The bytes skipped are none of those read below, and each one ends a run of dots.
-            let next = ByteSearch.firstPathSignificant(in: bytes, from: index)
-            if next > index { previousWasDot = false }
-            guard next < bytes.count else { break }
-            let byte = bytes[next]
+        var hasEscapes = false, hasDotDot = false, hasNonASCII = false
+        Self.forEachSignificantByte(bytes) { byte, afterDot in
             if byte == UInt8(ascii: "%") { hasEscapes = true }
             if byte >= 0x80 { hasNonASCII = true }
-            if byte == UInt8(ascii: ".") && previousWasDot { hasDotDot = true }
-            previousWasDot = Self.continuesDotRun(previousWasDot, byte)
-            index = next + 1
+            if byte == UInt8(ascii: ".") && afterDot { hasDotDot = true }
+            return true
         }
         let name = bytes.extracting(start..<end)
         let hasRest = end < bytes.count
@@ -212,21 +205,10 @@ struct RequestRouter: Sendable {
         // This runs for every request on a mount (bench/README.md): only the bytes that can matter are
         // looked at, found eight at a time; those skipped each end a run of dots.
         let rest = Substring(rawRest)
-        let bytes = rest.utf8.span
         var suspicious = false
-        var previousWasDot = false
-        var index = 0
-        while index < bytes.count {
-            let next = ByteSearch.firstPathSignificant(in: bytes, from: index)
-            if next > index { previousWasDot = false }
-            guard next < bytes.count else { break }
-            let byte = bytes[next]
-            if byte == UInt8(ascii: "%") || byte >= 0x80 || (byte == UInt8(ascii: ".") && previousWasDot) {
-                suspicious = true
-                break
-            }
-            previousWasDot = continuesDotRun(previousWasDot, byte)
-            index = next + 1
+        forEachSignificantByte(rest.utf8.span) { byte, afterDot in
+            suspicious = byte == UInt8(ascii: "%") || byte >= 0x80 || (byte == UInt8(ascii: ".") && afterDot)
+            return !suspicious
         }
         guard suspicious else { return }
         for rawSegment in Substring(rawRest).slashSegments() {
@@ -235,6 +217,23 @@ struct RequestRouter: Sendable {
             case .parent: throw .forbidden("path leaves the mount")
             case .lenientParent: throw .badRequest("path has a segment some origins read as \"..\"")
             }
+        }
+    }
+
+    /// Calls `body` with each byte of `bytes` that can matter to dot segments and escapes (found eight at
+    /// a time, `ByteSearch.firstPathSignificant`), in order, and whether a run of dots was open before it
+    /// (`continuesDotRun`; every byte skipped ends one), until `body` returns false.
+    static func forEachSignificantByte(_ bytes: Span<UInt8>, _ body: (_ byte: UInt8, _ afterDot: Bool) -> Bool) {
+        var previousWasDot = false
+        var index = 0
+        while index < bytes.count {
+            let next = ByteSearch.firstPathSignificant(in: bytes, from: index)
+            if next > index { previousWasDot = false }
+            guard next < bytes.count else { return }
+            let byte = bytes[next]
+            guard body(byte, previousWasDot) else { return }
+            previousWasDot = continuesDotRun(previousWasDot, byte)
+            index = next + 1
         }
     }
 
