@@ -7,6 +7,7 @@ has cached, through the proxy and straight from the origin.
     N=200 CUES=1500 python3 bench/cold_start.py
     WRAP="valgrind --tool=callgrind --callgrind-out-file=/tmp/cold.out" N=20 python3 bench/cold_start.py
                                                                   # where the proxy's time goes (times then mean nothing)
+    ACCESS_LOG=/tmp/cold.log N=60 python3 bench/cold_start.py    # and each request's time in the proxy, by route
 
 Each of N assets (distinct paths, so no cache of the proxy has seen them) is the fixture VOD
 (Tests/Fixtures/vod-ts) with a 2-hour WebVTT sidecar (CUES cues, 1,500 by default: a film's dialogue)
@@ -16,6 +17,8 @@ variant playlist, the sidecar, which it parses, and the first video segment, for
 the same four origin bodies, one after another (master, variant playlist, first segment, sidecar).
 Both on one keep-alive connection each, opened before the clock starts, alternating asset by asset.
 Prints p50 and p90 of both and of the difference. Ports 23500 (nginx) and 23501 (proxy), loopback.
+With ACCESS_LOG, the proxy writes its access log there and the p50 of each route's duration_ms and
+origin_ms over the N assets is printed too.
 """
 import http.client
 import os
@@ -33,6 +36,7 @@ N = int(os.environ.get("N", "100"))
 CUES = int(os.environ.get("CUES", "1500"))
 ORIGIN_PORT = int(os.environ.get("ORIGIN_PORT", "23500"))
 PROXY_PORT = int(os.environ.get("PROXY_PORT", "23501"))
+ACCESS_LOG = os.environ.get("ACCESS_LOG", "")
 PROXY = os.environ.get("PROXY_BIN", os.path.join(ROOT, ".build/static/release/hls-subtitle-proxy"))
 NGINX = shutil.which("nginx") or "/usr/sbin/nginx"
 
@@ -113,6 +117,27 @@ def percentile(values, fraction):
     return ordered[min(len(ordered) - 1, int(fraction * len(ordered)))]
 
 
+def print_routes(path):
+    """The p50 of each route's time in the proxy (duration_ms) and on origins (origin_ms), measured assets only."""
+    import json
+    time.sleep(0.2)  # the proxy writes its last lines as it answers
+    routes = {}
+    with open(path) as log:
+        for line in log:
+            if not line.startswith("{"):
+                continue
+            entry = json.loads(line)
+            if "route" not in entry:
+                continue  # the proxy's own log lines, in the same file
+            if "warm" in entry.get("path", "") or entry.get("route") == "health" or "L2NvbGQvd2FybS" in entry.get("path", ""):
+                continue
+            routes.setdefault(entry["route"], []).append((entry["duration_ms"], entry["origin_ms"]))
+    print("%-34s %10s %10s" % ("in the proxy, by route", "p50 ms", "origin p50"))
+    for route, times in routes.items():
+        print("%-34s %10.2f %10.2f" % ("  %s (%d)" % (route, len(times)), statistics.median(t[0] for t in times),
+                                       statistics.median(t[1] for t in times)))
+
+
 def main():
     if not os.access(PROXY, os.X_OK):
         sys.exit("no proxy binary at %s (build: swift build -c release --static-swift-stdlib "
@@ -150,12 +175,13 @@ http {
   "subtitles": [ { "name": "cold", "masters": ["/cold/*/master.m3u8"], "group_id": "subs",
     "tracks": [ { "id": "en", "name": "English", "language": "en", "default": true, "source": "subs/en.vtt",
                   "mode": "segmented" } ] } ],
-  "log_level": "error",
-  "access_log": false
+  "log_level": "%s",
+  "access_log": %s
 }
-""" % (PROXY_PORT, ORIGIN_PORT))
+""" % (PROXY_PORT, ORIGIN_PORT, "info" if ACCESS_LOG else "error", "true" if ACCESS_LOG else "false"))
+        log = open(ACCESS_LOG, "w") if ACCESS_LOG else subprocess.DEVNULL
         processes.append(subprocess.Popen(os.environ.get("WRAP", "").split() + [PROXY, "--config", os.path.join(work, "proxy.json")],
-                                          stdout=subprocess.DEVNULL))
+                                          stdout=log, stderr=log if ACCESS_LOG else None))
         wait_for(ORIGIN_PORT)
         wait_for(PROXY_PORT)
         proxy = http.client.HTTPConnection("127.0.0.1", PROXY_PORT)
@@ -179,6 +205,8 @@ http {
         for name, values in (("through the proxy", proxied), ("straight from the origin", direct),
                              ("overhead (per asset, paired)", overhead)):
             print("%-34s %10.2f %10.2f" % (name, 1000 * statistics.median(values), 1000 * percentile(values, 0.9)))
+        if ACCESS_LOG:
+            print_routes(ACCESS_LOG)
     finally:
         for process in processes:
             process.send_signal(signal.SIGTERM if process is processes[-1] else signal.SIGQUIT)
