@@ -34,6 +34,9 @@ extension SubtitleResponder {
         }
         guard let made else { return nil }
         immediateAnswers.add()
+        if case .playlist = url.resource, made.cues == nil {
+            startLoadingCues(set: set, track: track, master: master, request: request)
+        }
         // Kept when no request header shapes its keys, and for an ended video that does not slide.
         if made.keepable, let timelineKey = master.requestIndependentKey, timeline.ended, liveSequence(of: timeline) == nil {
             let readCues = made.cues.map { (key: SubtitleCueLoader.documentKey(set: set, track: track, master: master, request: request), object: $0) }

@@ -33,6 +33,7 @@ struct SubtitleResponder: Sendable {
     func serve(
         _ resource: SubtitleURL.Resource, set: SubtitleSet, track: TrackConfig, master: OriginTarget, request: HTTPRequest
     ) async throws -> RouteResponse {
+        if case .playlist = resource { startLoadingCues(set: set, track: track, master: master, request: request) }
         let (timeline, timelineFailed) = try await timelines.videoTimeline(master, request: request)
         switch resource {
         case .playlist:
@@ -86,6 +87,18 @@ struct SubtitleResponder: Sendable {
             let response = HTTPResponse.makeTagged(file, contentType: MediaType.webVTT, cacheControl: cacheControl(fallback: provisional))
             return RouteResponse(route: .subtitle, response: response)
         }
+    }
+
+    /// A player that asks for a subtitle playlist asks for its files next, and the first of them waits
+    /// for the track's cues (the source's fetch and parse, then the video's first PTS). Their load starts
+    /// here, beside the playlist's own work, and the file's request joins it (`SubtitleTrackLoads`)
+    /// or finds the cues cached. Nothing starts when they are cached already. A source that cannot be
+    /// used gives the empty fallback here as it would there; a shed load leaves nothing behind, and the
+    /// file's request starts its own.
+    func startLoadingCues(set: SubtitleSet, track: TrackConfig, master: OriginTarget, request: HTTPRequest) {
+        guard cues.cachedCues(set: set, track: track, master: master, request: request) == nil else { return }
+        let cues = self.cues
+        Task { _ = try? await cues.cues(set: set, track: track, master: master, request: request) }
     }
 
     /// `max-age` for a synthesized subtitle response: the subtitle TTL, or for one made from the empty
