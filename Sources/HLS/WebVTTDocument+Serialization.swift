@@ -42,16 +42,18 @@ extension WebVTTDocument {
         } else {
             output.append(0x0A)
         }
-        for line in cue.payload where !line.isEmpty {
-            Self.appendLine(line, escapingArrows: true, to: &output)
-        }
+        // The text's lines are joined by LF and hold no other line break: written whole, as lines.
+        if !cue.text.isEmpty { Self.appendLine(cue.text, escapingArrows: true, keepingLineFeeds: true, to: &output) }
         output.append(0x0A)
     }
 
-    /// Appends `text` and an LF; CR or LF inside it become spaces so it stays one line.
-    private static func appendLine(_ text: String, escapingArrows: Bool = false, to output: inout [UInt8]) {
+    /// Appends `text` and an LF; CR or LF inside it become spaces so it stays one line. With
+    /// `keepingLineFeeds`, `text` is lines joined by LF (a cue's text, which holds no CR) and stays so.
+    private static func appendLine(
+        _ text: String, escapingArrows: Bool = false, keepingLineFeeds: Bool = false, to output: inout [UInt8]
+    ) {
         // Most lines need no change: copied in one piece (a cue file is thousands of lines).
-        if !needsRewriting(text.utf8.span, escapingArrows: escapingArrows) {
+        if !needsRewriting(text.utf8.span, escapingArrows: escapingArrows, lineBreaks: !keepingLineFeeds) {
             output.append(contentsOf: text.utf8)
             output.append(0x0A)
             return
@@ -59,6 +61,8 @@ extension WebVTTDocument {
         var previous: (UInt8, UInt8) = (0, 0)
         for byte in text.utf8 {
             switch byte {
+            case 0x0A where keepingLineFeeds:
+                output.append(byte)
             case 0x0A, 0x0D:
                 output.append(UInt8(ascii: " "))
             case UInt8(ascii: ">") where escapingArrows && previous == (UInt8(ascii: "-"), UInt8(ascii: "-")):

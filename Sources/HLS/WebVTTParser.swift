@@ -82,23 +82,37 @@ struct WebVTTParser {
         document.blocks.append(WebVTTBlock(kind: kind, lines: lines))
     }
 
-    /// The payload after a timing line whose timings parsed.
+    /// The payload after a timing line whose timings parsed, as the cue's text (its lines joined by LF).
+    /// Lines that a lone LF separates are one run of the bytes, made a String in one piece; only a CR or
+    /// CRLF between two lines starts another run.
     private mutating func collectCue(_ bytes: Span<UInt8>, id: Range<Int>?, timing: Timing,
                                      into document: inout WebVTTDocument) {
-        // One or two lines is the usual subtitle: an array literal allocates them once, at their size;
-        // longer cues grow from there.
-        var payload: [String] = []
+        var joined = ""
         if let first = nextBlockLine(bytes) {
-            if let second = nextBlockLine(bytes) {
-                payload = [text(bytes, first), text(bytes, second)]
-                while let line = nextBlockLine(bytes) { payload.append(text(bytes, line)) }
-            } else {
-                payload = [text(bytes, first)]
+            var run = first
+            while let line = nextBlockLine(bytes) {
+                if line.lowerBound == run.upperBound + 1, bytes[run.upperBound] == 0x0A {
+                    run = run.lowerBound..<line.upperBound
+                    continue
+                }
+                Self.append(text(bytes, run), to: &joined)
+                run = line
             }
+            Self.append(text(bytes, run), to: &joined)
         }
         let settings = timing.settings.isEmpty ? "" : text(bytes, timing.settings)
         document.cues.append(WebVTTCue(id: id.map { text(bytes, $0) }, start: timing.start, end: timing.end,
-                                       settings: settings, payload: payload))
+                                       settings: settings, text: joined))
+    }
+
+    /// Adds a run of lines to a cue's text, after an LF when the text has some already.
+    private static func append(_ run: String, to joined: inout String) {
+        if joined.isEmpty {
+            joined = run
+        } else {
+            joined.append("\n")
+            joined.append(run)
+        }
     }
 
     /// The next line of the current block: nil at its end, which is a blank line (read) or a timing

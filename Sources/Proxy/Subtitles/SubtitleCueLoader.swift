@@ -31,7 +31,7 @@ struct SubtitleCueLoader: Sendable {
             let cues = try await loadTrack(set: set, track: track, master: master, request: request)
             let ttl = cues.isFallback ? min(config.cache.fallbackTTL, config.cache.subtitleTTL) : config.cache.subtitleTTL
             // Twice the cues' size: the WebVTT files made from them are kept with them (about as large).
-            let cost = 2 * (256 + cues.document.cues.reduce(0) { $0 + 48 + $1.payload.reduce(0) { $0 + $1.utf8.count } })
+            let cost = 2 * (256 + cues.document.cues.reduce(0) { $0 + 48 + $1.text.utf8.count })
             documents.store(cues, for: key, cost: cost, ttl: ConfigSeconds.duration(ttl))
             return cues
         }
