@@ -9,30 +9,56 @@ public struct WebVTTCue: Sendable, Equatable {
     /// The cue settings after the end time (`align:start line:85%`), trimmed; empty when none.
     public var settings: String
     /// The cue text as it is written out: its lines joined by LF, markup kept as written. No line is
-    /// empty and none holds a CR or LF, so the text splits back into exactly its lines. One String for
-    /// the whole cue: a parsed cue costs one allocation for its text, not one per line and one more for
-    /// the list of them.
-    public private(set) var text: String
+    /// empty and none holds a CR or LF, so the text splits back into exactly its lines.
+    public var text: String {
+        switch storage {
+        case .string(let text): text
+        case .bytes(let bytes, let range): String(decoding: bytes[range], as: UTF8.self)
+        }
+    }
+
+    /// How many bytes `text` has, found without making it.
+    public var textUTF8Count: Int {
+        switch storage {
+        case .string(let text): text.utf8.count
+        case .bytes(_, let range): range.count
+        }
+    }
+
+    /// Where the text is: a String, or a range of the file it was parsed from (valid UTF-8 in `text`'s
+    /// form), which the document's cues share: a parsed cue costs no allocation for its text.
+    enum Storage: Sendable {
+        case string(String)
+        case bytes([UInt8], Range<Int>)
+    }
+
+    private(set) var storage: Storage
 
     /// The cue text, one element per line. Set, it keeps what serialization writes: empty lines are left
     /// out, and a CR or LF inside a line becomes a space.
     public var payload: [String] {
-        get { text.isEmpty ? [] : text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init) }
-        set { text = Self.text(of: newValue) }
+        get { textUTF8Count == 0 ? [] : text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init) }
+        set { storage = .string(Self.text(of: newValue)) }
     }
 
     /// Makes a cue.
     public init(id: String? = nil, start: Int64, end: Int64, settings: String = "", payload: [String]) {
-        self.init(id: id, start: start, end: end, settings: settings, text: Self.text(of: payload))
+        self.init(id: id, start: start, end: end, settings: settings, storage: .string(Self.text(of: payload)))
     }
 
     /// Makes a cue whose text is already in `text`'s form: lines joined by LF, none empty, none holding CR or LF.
-    init(id: String?, start: Int64, end: Int64, settings: String, text: String) {
+    init(id: String?, start: Int64, end: Int64, settings: String, storage: Storage) {
         self.id = id
         self.start = start
         self.end = end
         self.settings = settings
-        self.text = text
+        self.storage = storage
+    }
+
+    /// Cues are equal when what they say is: the same text, wherever it is kept.
+    public static func == (left: WebVTTCue, right: WebVTTCue) -> Bool {
+        left.id == right.id && left.start == right.start && left.end == right.end && left.settings == right.settings
+            && left.text == right.text
     }
 
     /// Lines in `text`'s form: the empty ones left out, CR and LF inside one made spaces, joined by LF.

@@ -43,23 +43,40 @@ extension WebVTTDocument {
             output.append(0x0A)
         }
         // The text's lines are joined by LF and hold no other line break: written whole, as lines.
-        if !cue.text.isEmpty { Self.appendLine(cue.text, escapingArrows: true, keepingLineFeeds: true, to: &output) }
+        switch cue.storage {
+        case .string(let text) where !text.isEmpty:
+            Self.appendLine(text.utf8, needsRewriting: Self.needsRewriting(text.utf8.span, escapingArrows: true, lineBreaks: false),
+                            escapingArrows: true, keepingLineFeeds: true, to: &output)
+        case .bytes(let bytes, let range) where !range.isEmpty:
+            let text = bytes[range]
+            Self.appendLine(text, needsRewriting: Self.needsRewriting(text.span, escapingArrows: true, lineBreaks: false),
+                            escapingArrows: true, keepingLineFeeds: true, to: &output)
+        default:
+            break
+        }
         output.append(0x0A)
     }
 
-    /// Appends `text` and an LF; CR or LF inside it become spaces so it stays one line. With
-    /// `keepingLineFeeds`, `text` is lines joined by LF (a cue's text, which holds no CR) and stays so.
+    /// Appends `text` and an LF; CR or LF inside it become spaces so it stays one line.
+    private static func appendLine(_ text: String, escapingArrows: Bool = false, to output: inout [UInt8]) {
+        appendLine(text.utf8, needsRewriting: needsRewriting(text.utf8.span, escapingArrows: escapingArrows),
+                   escapingArrows: escapingArrows, keepingLineFeeds: false, to: &output)
+    }
+
+    /// The same for bytes whose `needsRewriting` is known. With `keepingLineFeeds`, `text` is lines
+    /// joined by LF (a cue's text, which holds no CR) and stays so.
     private static func appendLine(
-        _ text: String, escapingArrows: Bool = false, keepingLineFeeds: Bool = false, to output: inout [UInt8]
+        _ text: some Collection<UInt8>, needsRewriting: Bool, escapingArrows: Bool, keepingLineFeeds: Bool,
+        to output: inout [UInt8]
     ) {
         // Most lines need no change: copied in one piece (a cue file is thousands of lines).
-        if !needsRewriting(text.utf8.span, escapingArrows: escapingArrows, lineBreaks: !keepingLineFeeds) {
-            output.append(contentsOf: text.utf8)
+        if !needsRewriting {
+            output.append(contentsOf: text)
             output.append(0x0A)
             return
         }
         var previous: (UInt8, UInt8) = (0, 0)
-        for byte in text.utf8 {
+        for byte in text {
             switch byte {
             case 0x0A where keepingLineFeeds:
                 output.append(byte)

@@ -17,6 +17,15 @@ public struct WebVTTDocument: Sendable, Equatable {
         self.cues = cues
     }
 
+    /// The bytes of the parsed file that its cues' texts are kept in (`WebVTTCue.Storage.bytes`), held
+    /// for as long as one of them is; 0 when every text is a String of its own. For memory accounting.
+    public var retainedSourceBytes: Int {
+        cues.reduce(0) { largest, cue in
+            if case .bytes(let bytes, _) = cue.storage { return max(largest, bytes.count) }
+            return largest
+        }
+    }
+
     /// The largest cue end in milliseconds (cues may overlap, so not the last cue's end); 0 without cues.
     public var largestEnd: Int64 {
         cues.reduce(0) { max($0, $1.end) }

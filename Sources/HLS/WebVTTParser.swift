@@ -10,12 +10,15 @@ struct WebVTTParser {
     private let maxCues: Int
     /// Where the next unread line starts.
     private var position: Int
+    /// Whether the whole file is valid UTF-8 (checked once): then a cue's text can stay a range of it.
+    private let isValidUTF8: Bool
 
     init(_ bytes: [UInt8], maxCues: Int = .max) {
         self.bytes = bytes
         self.maxCues = max(0, maxCues)
         // §6.1: an optional UTF-8 BOM precedes the signature.
         position = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
+        isValidUTF8 = (try? UTF8Span(validating: bytes.span)) != nil
     }
 
     mutating func parse() throws(SubtitleError) -> WebVTTDocument {
@@ -83,12 +86,14 @@ struct WebVTTParser {
     }
 
     /// The payload after a timing line whose timings parsed, as the cue's text (its lines joined by LF).
-    /// Lines that a lone LF separates are one run of the bytes, made a String in one piece; only a CR or
-    /// CRLF between two lines starts another run.
+    /// Lines that a lone LF separates are one run of the bytes: in a file that is valid UTF-8, a cue
+    /// that is one run keeps its text as that range of the file (no String, no copy); otherwise each run
+    /// is made a String in one piece, and only a CR or CRLF between two lines starts another run.
     private mutating func collectCue(_ bytes: Span<UInt8>, id: Range<Int>?, timing: Timing,
                                      into document: inout WebVTTDocument) {
-        var joined = ""
+        var storage = WebVTTCue.Storage.string("")
         if let first = nextBlockLine(bytes) {
+            var joined: String?
             var run = first
             while let line = nextBlockLine(bytes) {
                 if line.lowerBound == run.upperBound + 1, bytes[run.upperBound] == 0x0A {
@@ -98,20 +103,27 @@ struct WebVTTParser {
                 Self.append(text(bytes, run), to: &joined)
                 run = line
             }
-            Self.append(text(bytes, run), to: &joined)
+            if joined == nil, isValidUTF8 {
+                storage = .bytes(self.bytes, run)
+            } else {
+                Self.append(text(bytes, run), to: &joined)
+                storage = .string(joined ?? "")
+            }
         }
         let settings = timing.settings.isEmpty ? "" : text(bytes, timing.settings)
         document.cues.append(WebVTTCue(id: id.map { text(bytes, $0) }, start: timing.start, end: timing.end,
-                                       settings: settings, text: joined))
+                                       settings: settings, storage: storage))
     }
 
     /// Adds a run of lines to a cue's text, after an LF when the text has some already.
-    private static func append(_ run: String, to joined: inout String) {
-        if joined.isEmpty {
-            joined = run
+    private static func append(_ run: String, to joined: inout String?) {
+        if var text = joined {
+            joined = nil
+            text.append("\n")
+            text.append(run)
+            joined = text
         } else {
-            joined.append("\n")
-            joined.append(run)
+            joined = run
         }
     }
 

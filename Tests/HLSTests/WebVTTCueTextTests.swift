@@ -47,4 +47,36 @@ import Testing
         let cue = try #require(try WebVTTDocument.parse(bytes).cues.first)
         #expect(cue.payload == ["a\u{FFFD}", "\u{FFFD}b"])
     }
+
+    @Test func aValidFilesCuesKeepTheirTextAsRangesOfItsBytesAndCountThemOnce() throws {
+        let file = Array("WEBVTT\n\nNOTE a long comment\n\n00:00:01.000 --> 00:00:02.000\none\ntwo\n\n00:00:03.000 --> 00:00:04.000\nthree\n".utf8)
+        let document = try WebVTTDocument.parse(file)
+        for cue in document.cues {
+            guard case .bytes(let bytes, _) = cue.storage else {
+                Issue.record("\(cue.text): a String of its own")
+                continue
+            }
+            #expect(bytes == file)
+        }
+        #expect(document.cues.map(\.text) == ["one\ntwo", "three"])
+        #expect(document.cues.map(\.textUTF8Count) == [7, 5])
+        #expect(document.cues == [WebVTTCue(start: 1_000, end: 2_000, payload: ["one", "two"]), WebVTTCue(start: 3_000, end: 4_000, payload: ["three"])])
+        #expect(document.retainedSourceBytes == file.count, "the whole file is held, counted once for all its cues")
+        #expect(WebVTTDocument(cues: [WebVTTCue(start: 0, end: 1, payload: ["a"])]).retainedSourceBytes == 0)
+        var edited = document
+        edited.cues[0].payload = ["changed"]
+        #expect(edited.cues[0].text == "changed")
+        #expect(String(decoding: edited.serialized(), as: UTF8.self).contains("changed\n\n00:00:03.000 --> 00:00:04.000\nthree\n"))
+    }
+
+    @Test func aFileThatIsNotValidUTF8OrHasCRLFsGivesItsCuesStringsOfTheirOwn() throws {
+        let invalid = try WebVTTDocument.parse(Array("WEBVTT\n\n00:00:01.000 --> 00:00:02.000\na".utf8) + [0xFF] + Array("\n".utf8))
+        let crlf = try WebVTTDocument.parse(Array("WEBVTT\r\n\r\n00:00:01.000 --> 00:00:02.000\r\na\r\nb\r\n".utf8))
+        for document in [invalid, crlf] {
+            #expect(document.retainedSourceBytes == 0)
+            #expect(document.cues.count == 1)
+        }
+        #expect(invalid.cues.first?.text == "a\u{FFFD}")
+        #expect(crlf.cues.first?.text == "a\nb")
+    }
 }

@@ -94,4 +94,18 @@ import Testing
             #expect(Self.maxAge(file) == 300, "a capped track is deterministic, not a fallback")
         }
     }
+
+    @Test func aSourceWhoseCuesHoldItsBytesIsCountedAtLeastItsSizeInTheCache() async throws {
+        // One short cue after a 256 kB NOTE: the cue's text is kept as a range of the source's bytes,
+        // which it holds whole, so the cache must count them.
+        let note = String(repeating: "NOTE a comment line that nobody reads\n", count: 7_000)
+        let source = Array("WEBVTT\n\n\(note)\n00:00:01.000 --> 00:00:02.000\nA cue.\n".utf8)
+        try await withProxy(Self.config(cache: "{}")) { proxy in
+            proxy.origin.setFault("/subtitles/en.vtt", .body(source, contentType: "text/vtt"))
+            let file = try await proxy.get(Self.file)
+            #expect(Self.cueCount(file.text) == 1)
+            let cached = proxy.service.handler.caches.subtitles.counts.bytes
+            #expect(cached >= source.count, "\(cached) bytes counted for a \(source.count)-byte source")
+        }
+    }
 }

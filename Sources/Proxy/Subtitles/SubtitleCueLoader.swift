@@ -30,8 +30,9 @@ struct SubtitleCueLoader: Sendable {
             if let hit = documents.value(for: key, countingMiss: false) { return hit }
             let cues = try await loadTrack(set: set, track: track, master: master, request: request)
             let ttl = cues.isFallback ? min(config.cache.fallbackTTL, config.cache.subtitleTTL) : config.cache.subtitleTTL
-            // Twice the cues' size: the WebVTT files made from them are kept with them (about as large).
-            let cost = 2 * (256 + cues.document.cues.reduce(0) { $0 + 48 + $1.text.utf8.count })
+            // Twice the cues' size: the WebVTT files made from them are kept with them (about as large);
+            // and the source's bytes, where the cues' texts are kept.
+            let cost = 2 * (256 + cues.document.cues.reduce(0) { $0 + 48 + $1.textUTF8Count }) + cues.document.retainedSourceBytes
             documents.store(cues, for: key, cost: cost, ttl: ConfigSeconds.duration(ttl))
             return cues
         }
