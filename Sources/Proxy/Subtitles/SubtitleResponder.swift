@@ -95,6 +95,9 @@ struct SubtitleResponder: Sendable {
     /// or finds the cues cached. Nothing starts when they are cached already. A source that cannot be
     /// used gives the empty fallback here as it would there; a shed load leaves nothing behind, and the
     /// file's request starts its own.
+    /// Never inlined: the Task's copy of the cue loader would otherwise be made at the top of every
+    /// caller, on the path that answers kept subtitles too (about 3,000 instructions a request).
+    @inline(never)
     func startLoadingCues(set: SubtitleSet, track: TrackConfig, master: OriginTarget, request: HTTPRequest) {
         guard cues.cachedCues(set: set, track: track, master: master, request: request) == nil else { return }
         let cues = self.cues
