@@ -25,6 +25,12 @@ public struct WebVTTCue: Sendable, Equatable {
         }
     }
 
+    /// Whether the text is a range of the parsed file's bytes (counted in `WebVTTDocument.retainedSourceBytes`).
+    public var keepsTextInSource: Bool {
+        if case .bytes = storage { return true }
+        return false
+    }
+
     /// Where the text is: a String, or a range of the file it was parsed from (valid UTF-8 in `text`'s
     /// form), which the document's cues share: a parsed cue costs no allocation for its text.
     enum Storage: Sendable {

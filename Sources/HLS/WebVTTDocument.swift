@@ -18,10 +18,12 @@ public struct WebVTTDocument: Sendable, Equatable {
     }
 
     /// The bytes of the parsed file that its cues' texts are kept in (`WebVTTCue.Storage.bytes`), held
-    /// for as long as one of them is; 0 when every text is a String of its own. For memory accounting.
+    /// for as long as one of them is, as allocated (its capacity, which a body read in pieces may have
+    /// grown past its count); 0 when every text is a String of its own. For memory accounting. A
+    /// document's cues come from one parse, so they share one file: the largest is that one.
     public var retainedSourceBytes: Int {
         cues.reduce(0) { largest, cue in
-            if case .bytes(let bytes, _) = cue.storage { return max(largest, bytes.count) }
+            if case .bytes(let bytes, _) = cue.storage { return max(largest, bytes.capacity) }
             return largest
         }
     }

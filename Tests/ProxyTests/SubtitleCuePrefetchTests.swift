@@ -6,9 +6,12 @@ import Testing
 /// them loaded or joins the load in flight (`SubtitleResponder.startLoadingCues`). Over real sockets
 /// against the real proxy and the fixture origin.
 @Suite struct SubtitleCuePrefetchTests {
-    static let config = """
+    static let config = Self.config()
+
+    static func config(extra: String = "") -> String {
+        """
         {
-          "mounts": { "origin": { "origin": "ORIGIN" } },
+          "mounts": { "origin": { "origin": "ORIGIN" } },\(extra)
           "subtitles": [
             { "name": "vod", "masters": ["/origin/vod-ts/master.m3u8"],
               "tracks": [
@@ -18,6 +21,7 @@ import Testing
           ]
         }
         """
+    }
 
     static func url(_ track: String, _ resource: SubtitleURL.Resource) -> String {
         SubtitleURL(setName: "vod", trackID: track, masterTarget: "/origin/vod-ts/master.m3u8", resource: resource).path
@@ -48,9 +52,10 @@ import Testing
 
     @Test func aFileAskedForWhileThePrefetchIsInFlightJoinsIt() async throws {
         try await withProxy(Self.config) { proxy in
-            proxy.origin.setFault("/subtitles/en.vtt", .delay(.milliseconds(500)))
+            proxy.origin.setFault("/subtitles/en.vtt", .delay(.seconds(2)))
             let playlist = try await proxy.get(Self.url("en", .playlist))
-            #expect(playlist.status == 200, "the playlist does not wait for the slow source")
+            #expect(playlist.status == 200)
+            #expect(proxy.service.handler.caches.subtitles.counts.bytes == 0, "the playlist did not wait for the slow source")
             // The load has started (its fetch is held by the delay) before the file is asked for.
             try await eventually { proxy.service.handler.caches.subtitleLoads.loadsStarted == 1 }
             let file = try await proxy.get(Self.url("en", .segment(0)))
@@ -104,6 +109,59 @@ import Testing
             #expect(Self.cueCount(file.text) == 0)
             #expect(file.header("Cache-Control") == "max-age=5", "kept no longer than the fallback TTL")
             #expect(proxy.origin.hits("/subtitles/en.vtt") == 1)
+        }
+    }
+
+    @Test func cuesTheCacheWillNotKeepAreHeldForTheFirstFileNotLoadedTwice() async throws {
+        for cache in [#"{ "max_bytes": 0 }"#, #"{ "subtitle_ttl_seconds": 0 }"#] {
+            try await withProxy(Self.config(extra: #" "cache": \#(cache),"#)) { proxy in
+                _ = try await proxy.get(Self.url("en", .playlist))
+                let loads = proxy.service.handler.caches.subtitleLoads
+                // The load is over, so only the prefetch's hold keeps its cues.
+                try await eventually { loads.loadsStarted == 1 && loads.loadsInFlight == 0 }
+                let file = try await proxy.get(Self.url("en", .segment(0)))
+                #expect(Self.cueCount(file.text) > 0, "\(cache)")
+                #expect(proxy.origin.hits("/subtitles/en.vtt") == 1, "\(cache): the file found the held cues")
+                #expect(proxy.service.handler.caches.subtitleLoads.loadsStarted == 1, "\(cache)")
+            }
+        }
+    }
+
+    @Test func withOneOriginExchangeSlotThePlaylistIsNotShedForItsOwnPrefetch() async throws {
+        let config = Self.config(extra: #" "limits": { "max_origin_exchanges": 1 },"#)
+        try await withProxy(config) { proxy in
+            proxy.origin.setFault("/subtitles/en.vtt", .delay(.milliseconds(300)))
+            let playlist = try await proxy.get(Self.url("en", .playlist))
+            #expect(playlist.status == 200, "its master and variant fetches come before the load's")
+            let file = try await proxy.get(Self.url("en", .segment(0)))
+            #expect(file.status == 200, "the file joins the load rather than asking for a slot of its own")
+            #expect(Self.cueCount(file.text) > 0)
+            #expect(proxy.origin.hits("/subtitles/en.vtt") == 1)
+        }
+    }
+
+    @Test func aHeadForThePlaylistStartsNoLoad() async throws {
+        try await withProxy(Self.config) { proxy in
+            let head = try await proxy.get(Self.url("en", .playlist), method: "HEAD")
+            #expect(head.status == 200)
+            // A GET for the other track's playlist loads its cues; once that is seen, a load the HEAD
+            // started would be seen too.
+            _ = try await proxy.get(Self.url("fr", .playlist))
+            try await eventually { proxy.origin.hits("/subtitles/fr.vtt") == 1 }
+            #expect(proxy.origin.hits("/subtitles/en.vtt") == 0)
+            #expect(proxy.service.handler.caches.subtitleLoads.loadsStarted == 1)
+        }
+    }
+
+    @Test func aPrefetchedLoadCountsNoCacheMissOfItsOwn() async throws {
+        try await withProxy(Self.config) { proxy in
+            _ = try await proxy.get(Self.url("en", .playlist))
+            try await eventually { proxy.origin.hits("/subtitles/en.vtt") == 1 }
+            try await eventually { proxy.service.handler.caches.subtitles.counts.bytes > 0 }
+            #expect(proxy.service.handler.caches.subtitles.counts.misses == 0)
+            _ = try await proxy.get(Self.url("en", .segment(0)))
+            #expect(proxy.service.handler.caches.subtitles.counts.misses == 0)
+            #expect(proxy.service.handler.caches.subtitles.counts.hits >= 1)
         }
     }
 }

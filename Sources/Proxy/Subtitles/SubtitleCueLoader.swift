@@ -22,17 +22,23 @@ struct SubtitleCueLoader: Sendable {
     /// Concurrent requests for one track share one fetch and parse, and one document while they hold it.
     /// Load shedding is not a broken source: `OriginError.overloaded` is thrown (503), never served or
     /// cached empty.
-    func cues(set: SubtitleSet, track: TrackConfig, master: OriginTarget, request: HTTPRequest) async throws -> SubtitleTrackCues {
+    /// `countingMiss` false for a load nobody waits on yet (the playlist's prefetch).
+    func cues(
+        set: SubtitleSet, track: TrackConfig, master: OriginTarget, request: HTTPRequest, countingMiss: Bool = true
+    ) async throws -> SubtitleTrackCues {
         let key = Self.documentKey(set: set, track: track, master: master, request: request)
-        if let hit = documents.value(for: key) { return hit }
+        if let hit = documents.value(for: key, countingMiss: countingMiss) { return hit }
         return try await loads.cues(for: key) { [self] in
             // A load that finished between the lookup above and this one left its document in the cache.
             if let hit = documents.value(for: key, countingMiss: false) { return hit }
             let cues = try await loadTrack(set: set, track: track, master: master, request: request)
             let ttl = cues.isFallback ? min(config.cache.fallbackTTL, config.cache.subtitleTTL) : config.cache.subtitleTTL
-            // Twice the cues' size: the WebVTT files made from them are kept with them (about as large);
-            // and the source's bytes, where the cues' texts are kept.
-            let cost = 2 * (256 + cues.document.cues.reduce(0) { $0 + 48 + $1.textUTF8Count }) + cues.document.retainedSourceBytes
+            // The document (48 bytes a cue, the texts it owns, and the source's bytes that the others are
+            // kept in), and the WebVTT files made from it, kept with it: about as large as its texts.
+            let document = cues.document
+            let texts = document.cues.reduce(0) { $0 + $1.textUTF8Count }
+            let ownTexts = document.cues.reduce(0) { $0 + ($1.keepsTextInSource ? 0 : $1.textUTF8Count) }
+            let cost = 2 * (256 + 48 * document.cues.count) + texts + ownTexts + document.retainedSourceBytes
             documents.store(cues, for: key, cost: cost, ttl: ConfigSeconds.duration(ttl))
             return cues
         }

@@ -33,8 +33,8 @@ struct SubtitleResponder: Sendable {
     func serve(
         _ resource: SubtitleURL.Resource, set: SubtitleSet, track: TrackConfig, master: OriginTarget, request: HTTPRequest
     ) async throws -> RouteResponse {
-        if case .playlist = resource { startLoadingCues(set: set, track: track, master: master, request: request) }
         let (timeline, timelineFailed) = try await timelines.videoTimeline(master, request: request)
+        if case .playlist = resource { startLoadingCues(set: set, track: track, master: master, request: request) }
         switch resource {
         case .playlist:
             let body: TaggedBody
@@ -91,18 +91,31 @@ struct SubtitleResponder: Sendable {
 
     /// A player that asks for a subtitle playlist asks for its files next, and the first of them waits
     /// for the track's cues (the source's fetch and parse, then the video's first PTS). Their load starts
-    /// here, beside the playlist's own work, and the file's request joins it (`SubtitleTrackLoads`)
-    /// or finds the cues cached. Nothing starts when they are cached already. A source that cannot be
-    /// used gives the empty fallback here as it would there; a shed load leaves nothing behind, and the
-    /// file's request starts its own.
+    /// once the playlist has what it needs (its own origin fetches never queue behind the load's), runs
+    /// beside the playlist's answer, and the file's request joins it (`SubtitleTrackLoads`) or finds the
+    /// cues cached. Nothing starts when they are cached already, nor for a HEAD (a probe, not a player).
+    /// Cues the cache will not keep (a TTL or budget of 0, a document over the budget) are held
+    /// `uncachedHold` for the file's request to find, then dropped. A source that cannot be used gives
+    /// the empty fallback here as it would there; a shed load leaves nothing behind, and the file's
+    /// request starts its own. The load's cache lookup counts no miss: the file's request counts its own.
     /// Never inlined: the Task's copy of the cue loader would otherwise be made at the top of every
     /// caller, on the path that answers kept subtitles too (about 3,000 instructions a request).
     @inline(never)
     func startLoadingCues(set: SubtitleSet, track: TrackConfig, master: OriginTarget, request: HTTPRequest) {
-        guard cues.cachedCues(set: set, track: track, master: master, request: request) == nil else { return }
+        guard request.method != .head, cues.cachedCues(set: set, track: track, master: master, request: request) == nil else { return }
         let cues = self.cues
-        Task { _ = try? await cues.cues(set: set, track: track, master: master, request: request) }
+        Task {
+            guard let loaded = try? await cues.cues(set: set, track: track, master: master, request: request, countingMiss: false),
+                  cues.cachedCues(set: set, track: track, master: master, request: request) == nil
+            else { return }
+            // Held by this task alone: the loads table keeps only a weak reference once a load is done.
+            try? await Task.sleep(for: Self.uncachedHold)
+            withExtendedLifetime(loaded) {}
+        }
     }
+
+    /// How long prefetched cues the cache refused stay held for the playlist's first file.
+    static let uncachedHold = Duration.seconds(5)
 
     /// `max-age` for a synthesized subtitle response: the subtitle TTL, or for one made from the empty
     /// fallback no more than `cache.fallback_ttl_seconds`, so neither the proxy nor a CDN keeps a blank

@@ -26,6 +26,16 @@ final class SubtitleTrackLoads: Sendable {
     private let loadCount = Atomic<Int>(0)
     var loadsStarted: Int { loadCount.load(ordering: .relaxed) }
 
+    /// Loads not finished yet, for tests.
+    var loadsInFlight: Int {
+        state.withLock { state in
+            state.slots.values.reduce(0) { count, slot in
+                if case .loading = slot { return count + 1 }
+                return count
+            }
+        }
+    }
+
     /// The cues for `key`: the document some request still holds, the load in flight, or a new load.
     /// A load that throws (only load shedding does) leaves nothing behind: its waiters get the error and
     /// the next request starts afresh.
