@@ -25,6 +25,27 @@ import Testing
         }
     }
 
+    /// RFC 3986's delimiters are ASCII bytes: one followed by a combining mark still delimits (a
+    /// Character scan would read "?" and U+0301 as one character and miss it).
+    @Test func delimitersFollowedByCombiningMarksStillDelimit() {
+        let query = OriginURL(parsing: "http://h/a?\u{301}x=1#\u{301}f")
+        #expect(query.path == "/a")
+        #expect(query.query == "\u{301}x=1")
+        let authority = OriginURL(parsing: "http://h\u{301}/\u{301}p")
+        #expect(authority.authority == "h\u{301}")
+        #expect(authority.path == "/\u{301}p")
+        let fragment = OriginURL(parsing: "HTTP://h/é.vtt#\u{301}")
+        #expect(fragment.scheme == "http")
+        #expect(fragment.path == "/é.vtt")
+        #expect(fragment.query == nil)
+        let relative = OriginURL(parsing: "a:b/c:d?e")
+        #expect(relative.scheme == "a")
+        #expect(relative.path == "b/c:d")
+        #expect(OriginURL(parsing: "./a:b").scheme == nil)
+        #expect(OriginURL(parsing: "1a:b").scheme == nil)
+        #expect(OriginURL(parsing: "").path == "")
+    }
+
     @Test func authoritiesSplitIntoHostAndPort() {
         #expect(OriginURL(parsing: "http://example.com/a").endpoint(defaultPort: 80) == .init(host: "example.com", port: 80))
         #expect(OriginURL(parsing: "http://example.com:8080/a").endpoint(defaultPort: 80) == .init(host: "example.com", port: 8080))

@@ -9,7 +9,7 @@ extension OriginURL {
 
     /// The host and port, or nil when the authority is missing, carries userinfo, or is malformed.
     func endpoint(defaultPort: Int) -> Endpoint? {
-        guard let authority, !authority.isEmpty, !authority.contains("@"),
+        guard let authority, !authority.isEmpty, !authority.utf8.contains(UInt8(ascii: "@")),
               let parts = HostPort(Substring(authority)), !parts.host.isEmpty else { return nil }
         var port = defaultPort
         // RFC 3986 §3.2.3: an empty port means the default.
