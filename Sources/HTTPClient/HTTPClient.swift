@@ -26,7 +26,7 @@ public struct HTTPClient: Sendable {
         if let slots, !slots.acquire() { throw .tooManyExchanges(limit: slots.limit) }
         let start = MonotonicTime.now()
         let cancellation = HTTPClientCancellation()
-        let result: Result<HTTPClientResponse, HTTPClientError> = await HTTPClientThread.exchange(cancellation, releasing: slots) { deliver in
+        let result: Result<HTTPClientResponse, HTTPClientError> = await HTTPClientThread.exchange(cancellation, releasing: slots, deliveryIsLast: true) { deliver in
             deliver(Result { () throws(HTTPClientError) -> HTTPClientResponse in
                 try exchange(
                     request,

@@ -43,18 +43,26 @@ extension HTTPClientThread {
     /// The calling task's cancellation fires `cancellation`, which the exchange polls; the eventfd is
     /// closed once the exchange is over.
     /// `slot`, taken by the caller before it made anything for the exchange, is given back when the
-    /// thread is done (for a stream, once the body has been read or abandoned).
+    /// thread is done (for a stream, once the body has been read or abandoned). With `deliveryIsLast`
+    /// (the work delivers as its last step, the connection already pooled or closed) it is given back
+    /// just before the outcome is delivered: the waiting task may run its next exchange the moment
+    /// it resumes, and must not find the slot of the one it just finished still taken (with
+    /// `max_origin_exchanges` 1, a playlist's variant fetch was refused after its own master fetch).
     static func exchange<Value: Sendable>(
         _ cancellation: HTTPClientCancellation,
         releasing slots: HTTPExchangeSlots? = nil,
+        deliveryIsLast: Bool = false,
         _ work: @escaping @Sendable (_ deliver: @escaping @Sendable (Result<Value, HTTPClientError>) -> Void) -> Void
     ) async -> Result<Value, HTTPClientError> {
         await withTaskCancellationHandler {
             await withCheckedContinuation { continuation in
                 let started = start {
-                    work { continuation.resume(returning: $0) }
+                    work { result in
+                        if deliveryIsLast { slots?.release() }
+                        continuation.resume(returning: result)
+                    }
                     cancellation.close()
-                    slots?.release()
+                    if !deliveryIsLast { slots?.release() }
                 }
                 if !started {
                     cancellation.close()

@@ -99,6 +99,21 @@ import Testing
         }
     }
 
+    /// A buffered exchange gives its slot back before its caller resumes, so fetches one after another
+    /// through a single slot are never refused by the one before (a master fetch, then its variant).
+    @Test func fetchesOneAfterAnotherThroughOneSlotAreNeverRefused() async throws {
+        let origin = try TestOrigin(routes: ["/a": .raw(TestOrigin.response(status: 200, body: Array("a".utf8)))])
+        defer { origin.stop() }
+        let slots = HTTPExchangeSlots(limit: 1)
+        for _ in 0..<300 {
+            let response = try await HTTPClient.send(
+                HTTPClientRequest(host: "127.0.0.1", port: origin.port, target: "/a"), connectTimeout: .seconds(5), deadline: .seconds(10),
+                maxBodyBytes: 1 << 16, pool: nil, slots: slots)
+            #expect(response.status == 200)
+        }
+        #expect(slots.refused == 0)
+    }
+
     @Test func aStreamedSegmentHoldsItsSlotUntilItsBodyIsDone() async throws {
         let origin = try Self.makeGatedOrigin()
         defer { origin.stop() }
