@@ -76,30 +76,6 @@ import TestSupport
         #expect(fresh.body(answers) == nil, "the cues' TTL ran out")
     }
 
-    /// A playlist kept without its track's cues (`Inputs.loadsCues`) is given again only while cues
-    /// are cached under that key, whichever object they are: its request is what starts their load.
-    @Test func aPlaylistThatLoadsCuesIsAMissWhileTheyAreNotCached() {
-        let caches = Caches()
-        let answers = SubtitleAnswers()
-        let playlist = SubtitleURL(setName: "s", trackID: "en", masterTarget: "/files/master.m3u8", resource: .playlist)
-        var inputs = SubtitleAnswers.Inputs(timelineKey: "t", timeline: caches.timeline.playlists, cues: nil)
-        inputs.loadsCues = "c"
-        answers.keep(Self.answer("p"), for: playlist, inputs: inputs, timelines: caches.timelines, documents: caches.documents)
-        #expect(caches.body(answers, playlist) == "p")
-        caches.clock.advance(by: .seconds(31))
-        #expect(caches.body(answers, playlist) == nil, "the cues' TTL ran out, the timeline's did not")
-        caches.documents.store(Self.cues(), for: "c", cost: 1, ttl: .seconds(30))
-        #expect(caches.body(answers, playlist) == "p", "cues loaded again make it an answer again")
-
-        var other = inputs
-        other.loadsCues = "d"
-        answers.keep(Self.answer("q"), for: playlist, inputs: other, timelines: caches.timelines, documents: caches.documents)
-        #expect(caches.body(answers, playlist) == nil, "no cues under its own key")
-        let hits = caches.documents.counts.hits
-        _ = caches.body(answers, playlist)
-        #expect(caches.documents.counts.hits == hits, "the check counts no hit of its own")
-    }
-
     @Test func anExpiredTimelineIsAMissEvenForAnAnswerThatReadNoCues() {
         let caches = Caches()
         let answers = SubtitleAnswers()

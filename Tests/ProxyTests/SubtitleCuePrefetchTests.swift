@@ -65,34 +65,6 @@ import Testing
         }
     }
 
-    /// The playlist answered again from memory (`SubtitleAnswers`) while its timeline stays cached
-    /// starts the load again once the track's cues have left the cache: here a failed source's empty
-    /// fallback, kept `fallback_ttl_seconds` against the timeline's `subtitle_ttl_seconds`.
-    @Test func aKeptPlaylistStartsTheLoadAgainOnceTheCuesHaveLeft() async throws {
-        let config = Self.config(extra: #" "cache": { "subtitle_ttl_seconds": 300, "fallback_ttl_seconds": 1 },"#)
-        let clock = CacheClock.adjustable()
-        try await withProxy(config, cacheClock: clock) { proxy in
-            proxy.origin.setFault("/subtitles/en.vtt", .status(404))
-            let loads = proxy.service.handler.caches.subtitleLoads
-            let answers = proxy.service.handler.responders.subtitles.answers
-            #expect(try await proxy.get(Self.url("en", .playlist)).status == 200)
-            try await eventually("the fallback is cached") { loads.loadsStarted == 1 && loads.loadsInFlight == 0 }
-            // Made from memory and kept, then given again: no load while the fallback is cached.
-            #expect(try await proxy.get(Self.url("en", .playlist)).status == 200)
-            #expect(answers.counts.answers == 1)
-            #expect(try await proxy.get(Self.url("en", .playlist)).status == 200)
-            #expect(loads.loadsStarted == 1)
-            proxy.origin.setFault("/subtitles/en.vtt", nil)
-            clock.advance(by: .milliseconds(1_300))
-            #expect(try await proxy.get(Self.url("en", .playlist)).status == 200)
-            try await eventually("the playlist's request loads the source again") { proxy.origin.hits("/subtitles/en.vtt") == 2 }
-            #expect(loads.loadsStarted == 2)
-            let file = try await proxy.get(Self.url("en", .segment(0)))
-            #expect(Self.cueCount(file.text) > 0)
-            #expect(proxy.origin.hits("/subtitles/en.vtt") == 2, "the file is made from the cues the playlist loaded")
-        }
-    }
-
     @Test func aPlaylistWhoseCuesAreCachedStartsNoLoad() async throws {
         try await withProxy(Self.config) { proxy in
             let file = try await proxy.get(Self.url("en", .segment(0)))

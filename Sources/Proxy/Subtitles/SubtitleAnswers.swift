@@ -16,9 +16,7 @@ import Synchronization
 /// value copied out. Only answers whose keys no request header changes are kept (the mount forwards
 /// no header), only of ended, non-sliding videos (a live window's answers follow its history), only
 /// of the first part's segments (a later part's map reads a PTS cache too). A handle keeps nothing
-/// alive, so this table never holds evicted cues; its bytes are counted. A playlist kept without
-/// cues is given again only while its track's cues are cached (`Inputs.loadsCues`): its request
-/// is what starts their load.
+/// alive, so this table never holds evicted cues; its bytes are counted.
 final class SubtitleAnswers: Sendable {
     /// Answers kept at most; past this, or past `maxKeptBytes`, the table is emptied and fills again
     /// from what is played (a 2-hour film's two segmented tracks have about 2,400 subtitle URLs).
@@ -37,16 +35,11 @@ final class SubtitleAnswers: Sendable {
         var timeline: SubtitlePlaylists
         /// The key and object of the cues it read, if it read any.
         var cues: (key: String, object: SubtitleTrackCues)?
-        /// For a playlist made without its track's cues: their key. The answer is given again only
-        /// while they are cached, so a playlist request after they left starts their load again
-        /// (`SubtitleResponder.startLoadingCues`) for the player's first file.
-        var loadsCues: String? = nil
     }
 
     private struct Entry {
         let timeline: MemoryCacheHandle
         let cues: MemoryCacheHandle?
-        let loadsCues: String?
         let answer: RouteResponse
         let bytes: Int
     }
@@ -69,7 +62,6 @@ final class SubtitleAnswers: Sendable {
             guard documents.isLive(cues, countingHit: false) else { return nil }
             documents.countHit()
         }
-        if let key = entry.loadsCues, documents.value(for: key, countingMiss: false, countingHit: false) == nil { return nil }
         timelines.countHit()
         return entry.answer
     }
@@ -89,8 +81,7 @@ final class SubtitleAnswers: Sendable {
             cues = handle
         }
         let bytes = answer.response.body.count + url.setName.utf8.count + url.trackID.utf8.count + url.masterTarget.utf8.count
-            + (inputs.loadsCues?.utf8.count ?? 0)
-        let entry = Entry(timeline: timeline, cues: cues, loadsCues: inputs.loadsCues, answer: answer, bytes: bytes)
+        let entry = Entry(timeline: timeline, cues: cues, answer: answer, bytes: bytes)
         table.withLock { table in
             if let old = table.entries.removeValue(forKey: url) { table.bytes -= old.bytes }
             if table.entries.count >= Self.capacity || table.bytes + bytes > Self.maxKeptBytes {

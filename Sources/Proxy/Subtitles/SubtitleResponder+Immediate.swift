@@ -34,15 +34,15 @@ extension SubtitleResponder {
         }
         guard let made else { return nil }
         immediateAnswers.add()
-        let loadsCues: Bool
-        if case .playlist = url.resource, made.cues == nil { loadsCues = true } else { loadsCues = false }
-        if loadsCues { startLoadingCues(set: set, track: track, master: master, request: request) }
+        if case .playlist = url.resource, made.cues == nil {
+            startLoadingCues(set: set, track: track, master: master, request: request)
+        }
         // Kept when no request header shapes its keys, and for an ended video that does not slide.
         if made.keepable, let timelineKey = master.requestIndependentKey, timeline.ended, liveSequence(of: timeline) == nil {
-            let cuesKey = SubtitleCueLoader.documentKey(set: set, track: track, master: master, request: request)
-            var inputs = SubtitleAnswers.Inputs(timelineKey: timelineKey, timeline: timeline.playlists, cues: made.cues.map { (key: cuesKey, object: $0) })
-            if loadsCues { inputs.loadsCues = cuesKey }
-            answers.keep(made.answer, for: url, inputs: inputs, timelines: timelines.timelines, documents: cues.documents)
+            let readCues = made.cues.map { (key: SubtitleCueLoader.documentKey(set: set, track: track, master: master, request: request), object: $0) }
+            answers.keep(
+                made.answer, for: url, inputs: SubtitleAnswers.Inputs(timelineKey: timelineKey, timeline: timeline.playlists, cues: readCues),
+                timelines: timelines.timelines, documents: cues.documents)
         }
         return made.answer
     }
