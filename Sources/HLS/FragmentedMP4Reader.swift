@@ -4,31 +4,53 @@
 /// (`moov/trak/mdia/mdhd`, keyed by `tkhd` track_ID); each track's first time from the media segment's
 /// first `moof/traf/tfdt` baseMediaDecodeTime. The answer is the earliest over tracks of
 /// `tfdt * 90000 / timescale` (rounded down), as hls.js computes its initPTS. Edit lists (`elst`) are
-/// ignored, as hls.js ignores them. The value is not reduced modulo 2^33. A prefix of the media segment
-/// holding its first `moof` is enough.
+/// ignored, as hls.js ignores them. The value is not reduced modulo 2^33. Reading stops once every track
+/// of the init segment has its first time, so a prefix of the media segment holding its first `moof` is
+/// enough (`mediaSegmentPrefix:` says when one is).
 public enum FragmentedMP4Reader {
     /// The earliest track start of `mediaSegment`, in 90 kHz ticks.
     public static func firstPTS(initSegment: [UInt8], mediaSegment: [UInt8]) throws(MediaError) -> Int64 {
         let timescales = try trackTimescales(initSegment)
+        return try earliest(try firstTimes(mediaSegment, tracks: timescales, isWhole: true), timescales: timescales)
+    }
+
+    /// `firstPTS` of the whole media segment, read from its first bytes when they settle it: every
+    /// track of the init segment has its first `tfdt` in a `moof` that lies wholly in them. Nil when
+    /// more bytes could change the answer (or make one); throws only for the init segment.
+    public static func firstPTS(initSegment: [UInt8], mediaSegmentPrefix prefix: [UInt8]) throws(MediaError) -> Int64? {
+        let timescales = try trackTimescales(initSegment)
+        guard let times = try? firstTimes(prefix, tracks: timescales, isWhole: false), times.count == timescales.count else { return nil }
+        return try? earliest(times, timescales: timescales)
+    }
+
+    /// The first decode time of each track in the `moof`s of `mediaSegment`, read until every track of
+    /// the init segment has one. Of a whole segment, a box cut off after some were read ends the reading
+    /// (a cut-off segment, or an mdat that claims more than arrived, still has its moofs); of a prefix,
+    /// it throws, as there the cut is only where the bytes stopped arriving.
+    private static func firstTimes(_ mediaSegment: [UInt8], tracks: [UInt32: UInt32], isWhole: Bool) throws(MediaError) -> [UInt32: UInt64] {
         var firstTimes: [UInt32: UInt64] = [:]
         var boxes = MP4BoxIterator(mediaSegment)
-        while true {
+        while firstTimes.count < tracks.count {
             let box: MP4Box?
             do {
                 box = try boxes.next()
             } catch {
-                // A cut-off segment (a prefix, or an mdat that claims more than arrived) still has its moofs.
-                if firstTimes.isEmpty { throw error }
+                if firstTimes.isEmpty || !isWhole { throw error }
                 break
             }
             guard let box else { break }
             guard box.type == MP4Box.code("moof") else { continue }
             for traf in try MP4BoxIterator.boxes(mediaSegment, range: box.payload) where traf.type == MP4Box.code("traf") {
                 guard let (trackID, time) = try decodeTime(of: traf, in: mediaSegment),
-                      firstTimes[trackID] == nil else { continue }
+                      tracks[trackID] != nil, firstTimes[trackID] == nil else { continue }
                 firstTimes[trackID] = time
             }
         }
+        return firstTimes
+    }
+
+    /// The earliest of the tracks' first times, in 90 kHz ticks.
+    private static func earliest(_ firstTimes: [UInt32: UInt64], timescales: [UInt32: UInt32]) throws(MediaError) -> Int64 {
         var earliest: Int64?
         for (trackID, time) in firstTimes {
             guard let timescale = timescales[trackID] else { continue }

@@ -46,6 +46,36 @@ struct OriginFetcher: Sendable {
         operatorNamed: Bool = false, backendSourceHosts: [HostPattern]? = nil, method: HTTPMethod = .get,
         sourceProvenance: TrackProvenance? = nil
     ) async throws -> (FetchedBody, Double) {
+        let originRequest = try await vettedRequest(
+            url, maxBytes: maxBytes, mount: mount, request: request, extraHeaders: extraHeaders, operatorNamed: operatorNamed,
+            backendSourceHosts: backendSourceHosts, method: method, sourceProvenance: sourceProvenance)
+        let started = MonotonicTime.now()
+        defer { metrics.recordOriginFetch(kind: kind, seconds: Self.milliseconds(started.duration(to: .now())) / 1000) }
+        let response: OriginResponse
+        do {
+            response = try await origin.fetch(originRequest)
+        } catch {
+            logOriginFailure(url, kind: kind, started: started, error: error)
+            throw error
+        }
+        let elapsed = Self.milliseconds(started.duration(to: .now()))
+        let fetched = FetchedBody(
+            status: response.status, body: response.body, finalURL: response.finalURL, contentType: response.headers[.contentType],
+            contentLength: response.headers[.contentLength].flatMap { Int($0) })
+        logger.debug("origin fetch", [
+            ("url", ProxyLogger.redactedURL(url)), ("kind", kind), ("status", String(response.status)),
+            ("ms", Self.debugMilliseconds(elapsed)), ("bytes", String(response.body.count)),
+        ])
+        return (fetched, elapsed)
+    }
+
+    /// The origin request `fetch` sends for `url`, vetted: its fields bound to the mount's origin, its
+    /// redirects and (off the mount origins) its addresses checked, a directory mount's files confined.
+    func vettedRequest(
+        _ url: String, maxBytes: Int, mount: Mount?, request: HTTPRequest, extraHeaders: HTTPHeaders = HTTPHeaders(),
+        operatorNamed: Bool = false, backendSourceHosts: [HostPattern]? = nil, method: HTTPMethod = .get,
+        sourceProvenance: TrackProvenance? = nil
+    ) async throws -> OriginRequest {
         // A token's or a backend's source is not the operator's: only under a mount's base URL does it
         // count as that mount (its injected headers, no address check); elsewhere on its host it does not.
         let untrustedSource = sourceProvenance == .signed || sourceProvenance == .backend
@@ -87,24 +117,7 @@ struct OriginFetcher: Sendable {
             // too, and the fetch connects to exactly those.
             originRequest.addresses = try await (signedPolicy ?? addressPolicy).check(host: host, slots: origin.exchangeSlots)
         }
-        let started = MonotonicTime.now()
-        defer { metrics.recordOriginFetch(kind: kind, seconds: Self.milliseconds(started.duration(to: .now())) / 1000) }
-        let response: OriginResponse
-        do {
-            response = try await origin.fetch(originRequest)
-        } catch {
-            logOriginFailure(url, kind: kind, started: started, error: error)
-            throw error
-        }
-        let elapsed = Self.milliseconds(started.duration(to: .now()))
-        let fetched = FetchedBody(
-            status: response.status, body: response.body, finalURL: response.finalURL, contentType: response.headers[.contentType],
-            contentLength: response.headers[.contentLength].flatMap { Int($0) })
-        logger.debug("origin fetch", [
-            ("url", ProxyLogger.redactedURL(url)), ("kind", kind), ("status", String(response.status)),
-            ("ms", Self.debugMilliseconds(elapsed)), ("bytes", String(response.body.count)),
-        ])
-        return (fetched, elapsed)
+        return originRequest
     }
 
     /// A debug line for an origin fetch that got no answer: the URL redacted, and the status the

@@ -149,18 +149,28 @@ struct VideoTimelineReader: Sendable {
         let shownURL = logger.isEnabled(.debug) ? ProxyLogger.redactedURL(segmentURL) : ""
         do {
             let limit = config.limits.maxProxyBodyBytes
-            let (segment, _) = try await fetcher.fetch(segmentURL, kind: "segment", maxBytes: limit, mount: master.mount, request: request)
+            // The init segment first (it is small), so the media segment is read only until its first
+            // timestamps settle the answer (`fetchPrefix`), not to its end.
+            var initSegment: [UInt8]?
+            if let initURL, fetcher.mayFetchDerived(initURL, master: master) {
+                let (fetched, _) = try await fetcher.fetch(initURL, kind: "segment", maxBytes: limit, mount: master.mount, request: request)
+                guard (200..<300).contains(fetched.status) else { return (nil, true, "none: init segment answered \(fetched.status)") }
+                initSegment = fetched.body
+            }
+            let segment = try await fetcher.fetchPrefix(segmentURL, kind: "segment", maxBytes: limit, mount: master.mount, request: request) { prefix in
+                if let initSegment { return (try? FragmentedMP4Reader.firstPTS(initSegment: initSegment, mediaSegmentPrefix: prefix)) != nil }
+                return MPEGTSReader.firstPTS(ofPrefix: prefix) != nil
+            }
             guard (200..<300).contains(segment.status) else { return (nil, true, "none: segment \(shownURL) answered \(segment.status)") }
             let ticks: Int64
             let source: String
-            if let initURL, fetcher.mayFetchDerived(initURL, master: master) {
-                let (initSegment, _) = try await fetcher.fetch(initURL, kind: "segment", maxBytes: limit, mount: master.mount, request: request)
-                guard (200..<300).contains(initSegment.status) else { return (nil, true, "none: init segment answered \(initSegment.status)") }
-                ticks = try FragmentedMP4Reader.firstPTS(initSegment: initSegment.body, mediaSegment: segment.body)
-                source = "read from segment \(shownURL) as fMP4 tfdt"
+            let read = segment.isWhole ? "" : ", its first \(segment.bytes.count) bytes"
+            if let initSegment {
+                ticks = try FragmentedMP4Reader.firstPTS(initSegment: initSegment, mediaSegment: segment.bytes)
+                source = "read from segment \(shownURL) as fMP4 tfdt\(read)"
             } else {
-                ticks = try MPEGTSReader.firstPTS(segment.body)
-                source = "read from segment \(shownURL) as MPEG-TS PES PTS"
+                ticks = try MPEGTSReader.firstPTS(segment.bytes)
+                source = "read from segment \(shownURL) as MPEG-TS PES PTS\(read)"
             }
             timestamps.store(ticks, for: key, cost: 64, ttl: ConfigSeconds.duration(config.cache.subtitleTTL))
             return (ticks, false, source)
