@@ -8,6 +8,8 @@ has cached, through the proxy and straight from the origin.
     WRAP="valgrind --tool=callgrind --callgrind-out-file=/tmp/cold.out" N=20 python3 bench/cold_start.py
                                                                   # where the proxy's time goes (times then mean nothing)
     ACCESS_LOG=/tmp/cold.log N=60 python3 bench/cold_start.py    # and each request's time in the proxy, by route
+    SEGMENT_COPIES=20 ORIGIN_RATE=12.5m python3 bench/cold_start.py  # a 2 MB first segment from an
+                                                                  # origin at 100 Mbit/s a connection
 
 Each of N assets (distinct paths, so no cache of the proxy has seen them) is the fixture VOD
 (Tests/Fixtures/vod-ts) with a 2-hour WebVTT sidecar (CUES cues, 1,500 by default: a film's dialogue)
@@ -19,12 +21,20 @@ Both on one keep-alive connection each, opened before the clock starts, alternat
 Prints p50 and p90 of both and of the difference. Ports 23500 (nginx) and 23501 (proxy), loopback.
 With ACCESS_LOG, the proxy writes its access log there and the p50 of each route's duration_ms and
 origin_ms over the N assets is printed too.
+SEGMENT_COPIES (1 by default) makes the first video segment that many copies of the fixture's (100 kB
+each: 20 is the 2 MB a 4 s segment at 4 Mbit/s takes; the copies repeat its timestamps, which only the
+PTS read looks at). ORIGIN_RATE (bytes a second, `k`/`m` suffixes: 12.5m is 100 Mbit/s) puts a relay
+between nginx and both clients, the proxy and the straight one, that passes each connection's
+responses at that rate, 16 kB at a time: an origin behind a network rather than on loopback (nginx's
+own limit_rate lets the first second's worth out at once). Port ORIGIN_PORT + 2.
 """
 import http.client
 import os
 import re
 import shutil
 import signal
+import socket
+import threading
 import statistics
 import subprocess
 import sys
@@ -37,6 +47,8 @@ CUES = int(os.environ.get("CUES", "1500"))
 ORIGIN_PORT = int(os.environ.get("ORIGIN_PORT", "23500"))
 PROXY_PORT = int(os.environ.get("PROXY_PORT", "23501"))
 ACCESS_LOG = os.environ.get("ACCESS_LOG", "")
+SEGMENT_COPIES = int(os.environ.get("SEGMENT_COPIES", "1"))
+ORIGIN_RATE = os.environ.get("ORIGIN_RATE", "")
 PROXY = os.environ.get("PROXY_BIN", os.path.join(ROOT, ".build/static/release/hls-subtitle-proxy"))
 NGINX = shutil.which("nginx") or "/usr/sbin/nginx"
 
@@ -100,6 +112,45 @@ def straight(conn, asset):
     return time.perf_counter() - start
 
 
+def rate_of(text):
+    """Bytes a second from `12.5m`, `800k` or `100000`."""
+    scale = {"k": 1e3, "m": 1e6}.get(text[-1:].lower(), 1)
+    return float(text[:-1] if scale != 1 else text) * scale
+
+
+def relay(listen_port, upstream_port, rate):
+    """Forwards connections to upstream_port, passing what upstream sends at `rate` bytes a second."""
+    server = socket.create_server(("127.0.0.1", listen_port))
+
+    def pipe(source, sink, paced):
+        try:
+            while True:
+                data = source.recv(65536)
+                if not data:
+                    break
+                for start in range(0, len(data), 16384):
+                    piece = data[start:start + 16384]
+                    sink.sendall(piece)
+                    if paced:
+                        time.sleep(len(piece) / rate)
+        except OSError:
+            pass
+        for end in (source, sink):
+            try:
+                end.shutdown(socket.SHUT_RDWR)
+            except OSError:
+                pass
+
+    def accept():
+        while True:
+            client, _ = server.accept()
+            upstream = socket.create_connection(("127.0.0.1", upstream_port))
+            for args in ((client, upstream, False), (upstream, client, True)):
+                threading.Thread(target=pipe, args=args, daemon=True).start()
+
+    threading.Thread(target=accept, daemon=True).start()
+
+
 def wait_for(port):
     for _ in range(600):
         try:
@@ -142,6 +193,8 @@ def main():
     if not os.access(PROXY, os.X_OK):
         sys.exit("no proxy binary at %s (build: swift build -c release --static-swift-stdlib "
                  "--scratch-path .build/static, or set PROXY_BIN)" % PROXY)
+    # The port both clients fetch the origin's bodies from: nginx's own, or the paced relay's.
+    served_port = ORIGIN_PORT + 2 if ORIGIN_RATE else ORIGIN_PORT
     work = tempfile.mkdtemp(prefix="cold-start.")
     os.chmod(work, 0o755)  # nginx's worker runs as another user
     processes = []
@@ -151,6 +204,12 @@ def main():
         shutil.copytree(os.path.join(ROOT, "Tests/Fixtures/vod-ts"), template)
         os.makedirs(os.path.join(template, "subs"))
         make_sidecar(os.path.join(template, "subs/en.vtt"))
+        if SEGMENT_COPIES > 1:
+            first = os.path.join(template, "v0/seg000.ts")
+            with open(first, "rb") as source:
+                one = source.read()
+            with open(first, "wb") as out:
+                out.write(one * SEGMENT_COPIES)
         # Every asset warm and one more that warms both servers' code paths (asset "warm").
         for asset in ["warm"] + ["a%d" % i for i in range(N)]:
             shutil.copytree(template, os.path.join(www, asset))
@@ -178,14 +237,16 @@ http {
   "log_level": "%s",
   "access_log": %s
 }
-""" % (PROXY_PORT, ORIGIN_PORT, "info" if ACCESS_LOG else "error", "true" if ACCESS_LOG else "false"))
+""" % (PROXY_PORT, served_port, os.environ.get("LOG_LEVEL", "info" if ACCESS_LOG else "error"), "true" if ACCESS_LOG else "false"))
         log = open(ACCESS_LOG, "w") if ACCESS_LOG else subprocess.DEVNULL
         processes.append(subprocess.Popen(os.environ.get("WRAP", "").split() + [PROXY, "--config", os.path.join(work, "proxy.json")],
                                           stdout=log, stderr=log if ACCESS_LOG else None))
         wait_for(ORIGIN_PORT)
+        if ORIGIN_RATE:
+            relay(ORIGIN_PORT + 2, ORIGIN_PORT, rate_of(ORIGIN_RATE))
         wait_for(PROXY_PORT)
         proxy = http.client.HTTPConnection("127.0.0.1", PROXY_PORT)
-        origin = http.client.HTTPConnection("127.0.0.1", ORIGIN_PORT)
+        origin = http.client.HTTPConnection("127.0.0.1", served_port)
         through_proxy(proxy, "warm")
         straight(origin, "warm")
         proxied, direct = [], []
@@ -201,6 +262,8 @@ http {
         size = os.path.getsize(os.path.join(template, "subs/en.vtt"))
         print("cold start, %d fresh assets, sidecar %d cues over 2 h (%d bytes), load average %s"
               % (N, CUES, size, os.getloadavg()[0]))
+        print("first video segment %d bytes, origin %s" % (os.path.getsize(os.path.join(template, "v0/seg000.ts")),
+                                                          "at %s bytes/s a connection" % ORIGIN_RATE if ORIGIN_RATE else "on loopback"))
         print("%-34s %10s %10s" % ("", "p50 ms", "p90 ms"))
         for name, values in (("through the proxy", proxied), ("straight from the origin", direct),
                              ("overhead (per asset, paired)", overhead)):
