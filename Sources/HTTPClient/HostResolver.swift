@@ -33,8 +33,11 @@ public struct HostResolver: Sendable {
         if let slots, !slots.acquire() { throw .tooManyExchanges(limit: slots.limit) }
         let result: Result<[IPAddress], HTTPClientError> = await withCheckedContinuation { continuation in
             let started = HTTPClientThread.start {
-                continuation.resume(returning: Result { () throws(HTTPClientError) in try addresses(of: host) })
+                let found = Result { () throws(HTTPClientError) in try addresses(of: host) }
+                // Given back before the caller resumes (the thread only returns after this), so the
+                // caller's next exchange never finds the lookup's slot still taken.
                 slots?.release()
+                continuation.resume(returning: found)
             }
             if !started {
                 slots?.release()
