@@ -26,7 +26,8 @@ public enum FragmentedMP4Reader {
     /// The first decode time of each track in the `moof`s of `mediaSegment`, read until every track of
     /// the init segment has one. Of a whole segment, a box cut off after some were read ends the reading
     /// (a cut-off segment, or an mdat that claims more than arrived, still has its moofs); of a prefix,
-    /// it throws, as there the cut is only where the bytes stopped arriving.
+    /// it throws, as there the cut is only where the bytes stopped arriving, and a moof reaching the
+    /// prefix's end is not read.
     private static func firstTimes(_ mediaSegment: [UInt8], tracks: [UInt32: UInt32], isWhole: Bool) throws(MediaError) -> [UInt32: UInt64] {
         var firstTimes: [UInt32: UInt64] = [:]
         var boxes = MP4BoxIterator(mediaSegment)
@@ -40,6 +41,9 @@ public enum FragmentedMP4Reader {
             }
             guard let box else { break }
             guard box.type == MP4Box.code("moof") else { continue }
+            // A moof that runs to the prefix's end may be cut there, or be a size-0 box whose end is
+            // the whole segment's: either way, more bytes could change what it holds.
+            if !isWhole, box.payload.upperBound >= mediaSegment.count { break }
             for traf in try MP4BoxIterator.boxes(mediaSegment, range: box.payload) where traf.type == MP4Box.code("traf") {
                 guard let (trackID, time) = try decodeTime(of: traf, in: mediaSegment),
                       tracks[trackID] != nil, firstTimes[trackID] == nil else { continue }

@@ -76,6 +76,24 @@ import Testing
         }
     }
 
+    @Test func aMoofReachingThePrefixsEndIsNotReadFromIt() throws {
+        // A size-0 moof runs to the end of the segment: in a prefix, to wherever the bytes stop. Here
+        // the whole segment's moof holds a box claiming more bytes than there are, so it answers
+        // nothing; no prefix may answer 9000 from the traf before it.
+        let initSegment = MP4Fixture.initSegment(trackID: 1, timescale: 90_000)
+        let traf = MP4Fixture.box("traf", MP4Fixture.box("tfhd", [0, 0, 0, 0] + MP4Fixture.be32(1))
+            + MP4Fixture.box("tfdt", [0, 0, 0, 0] + MP4Fixture.be32(9000)))
+        let media = [0, 0, 0, 0] + Array("moof".utf8) + traf + [0xFF, 0xFF, 0xFF, 0xF0] + Array("junk".utf8)
+        #expect(throws: MediaError.self) { try FragmentedMP4Reader.firstPTS(initSegment: initSegment, mediaSegment: media) }
+        for length in 0...media.count {
+            #expect(try FragmentedMP4Reader.firstPTS(initSegment: initSegment, mediaSegmentPrefix: Array(media.prefix(length))) == nil,
+                    "prefix of \(length) bytes")
+        }
+        // A moof with its size written, followed by anything, settles it.
+        let sized = MP4Fixture.box("moof", traf) + [0, 0]
+        #expect(try FragmentedMP4Reader.firstPTS(initSegment: initSegment, mediaSegmentPrefix: sized) == 9000)
+    }
+
     @Test func theWholeReadingStopsOnceEveryTrackHasItsFirstTime() throws {
         // A later moof whose traf has no tfhd is never read: every track started in the first one.
         let initSegment = try fixture("vod-fmp4/init.mp4")

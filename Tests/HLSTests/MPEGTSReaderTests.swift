@@ -51,6 +51,23 @@ private let pmt = packet(pid: 0x1000, payload: [0x00, 0x02, 0xB0, 0x1C, 0x00, 0x
         #expect(try MPEGTSReader.firstPTS(damaged) == 126_000)
     }
 
+    /// A prefix must not take a sync byte whose next packet it does not hold: here the packet at 565
+    /// looks like audio (PTS 500), but one byte past it is no sync, so the whole reading skips it and
+    /// takes the real audio at 754 (PTS 2000). A prefix of 753 bytes cannot tell the two apart.
+    @Test func aPrefixNeverTakesASyncWhoseNextPacketItDoesNotHold() throws {
+        let video = packet(pid: 0x100, payload: pes(streamID: 0xE0, pts: 1000))
+        let bytes = pat + pmt + video + [0x00] + packet(pid: 0x101, payload: pes(streamID: 0xC0, pts: 500)) + [0x00]
+            + packet(pid: 0x101, payload: pes(streamID: 0xC0, pts: 2000)) + packet(pid: 0x100, payload: pes(streamID: 0xE0, pts: 4000))
+        #expect(try MPEGTSReader.firstPTS(bytes) == 1000)
+        #expect(try MPEGTSReader.firstPTS(Array(bytes.prefix(753))) == 500, "read as a whole, the 753 bytes end in that packet")
+        for length in 0...bytes.count {
+            let answer = MPEGTSReader.firstPTS(ofPrefix: Array(bytes.prefix(length)))
+            #expect(answer == nil || answer == 1000, "prefix of \(length) bytes")
+        }
+        #expect(MPEGTSReader.firstPTS(ofPrefix: Array(bytes.prefix(753))) == nil)
+        #expect(MPEGTSReader.firstPTS(ofPrefix: bytes) == 1000)
+    }
+
     @Test func metadataStreamsDoNotCountAndTheEarliestAudioOrVideoWins() throws {
         let bytes = pat + pmt + packet(pid: 0x102, payload: pes(streamID: 0xBD, pts: 10))
             + packet(pid: 0x100, payload: pes(streamID: 0xE0, pts: 900_000))

@@ -1,4 +1,5 @@
 import Foundation
+import HLS
 @testable import Proxy
 import TestSupport
 import Testing
@@ -6,25 +7,36 @@ import Testing
 /// The video's first PTS (for X-TIMESTAMP-MAP) is read from the first segment's first bytes: the
 /// transfer ends once they settle it, so a multi-megabyte segment is not downloaded for a timestamp.
 @Suite struct SubtitleFirstPTSPrefixTests {
-    static func config(origin: TestOrigin) -> String {
+    static func config(origin: TestOrigin, originSeconds: Int = 4) -> String {
         """
         {
           "mounts": { "slow": { "origin": "\(origin.url("/"))" } },
           "subtitles": [ { "name": "vod", "masters": ["/slow/vod-ts/master.m3u8"], "tracks": [
-            { "id": "en", "name": "English", "language": "en", "source": "/subtitles/en.vtt", "mode": "single" } ] } ],
-          "timeouts": { "origin_seconds": 4 }
+            { "id": "en", "name": "English", "language": "en", "source": "/subtitles/en.vtt", "mode": "single" },
+            { "id": "fr", "name": "Français", "language": "fr", "source": "/subtitles/fr.vtt", "mode": "single" },
+            { "id": "de", "name": "Deutsch", "language": "de", "source": "/subtitles/en.vtt", "mode": "single" } ] } ],
+          "timeouts": { "origin_seconds": \(originSeconds) }
         }
         """
+    }
+
+    static func file(_ track: String) -> String {
+        SubtitleURL(setName: "vod", trackID: track, masterTarget: "/slow/vod-ts/master.m3u8", resource: .segment(0)).path
     }
 
     static let file = SubtitleURL(setName: "vod", trackID: "en", masterTarget: "/slow/vod-ts/master.m3u8", resource: .segment(0)).path
 
     /// An origin that sends the segment's head and first 32 kB (every stream's first PES is in the
     /// first 46 packets, 8.6 kB) and then nothing: the whole body would never come.
-    static func origin(segmentBytesSent: Int) throws -> TestOrigin {
+    static func origin(segmentBytesSent: Int, after delay: Duration = .zero) throws -> TestOrigin {
         let segment = try fixture("vod-ts/v0/seg000.ts")
         let answer = TestOrigin.response(status: 200, headers: [("Content-Type", "video/mp2t")], body: segment)
         let headLength = answer.count - segment.count
+        return try origin(segment: .stalled(Array(answer.prefix(headLength + segmentBytesSent)), after: delay))
+    }
+
+    /// The fixture VOD's master, variant playlist and subtitle sources, and `segment` for its first segment.
+    static func origin(segment: TestOrigin.Behaviour) throws -> TestOrigin {
         func file(_ path: String) throws -> TestOrigin.Behaviour {
             .raw(TestOrigin.response(status: 200, body: try fixture(path)))
         }
@@ -32,7 +44,8 @@ import Testing
             "/vod-ts/master.m3u8": try file("vod-ts/master.m3u8"),
             "/vod-ts/v0/index.m3u8": try file("vod-ts/v0/index.m3u8"),
             "/subtitles/en.vtt": try file("subtitles/en.vtt"),
-            "/vod-ts/v0/seg000.ts": .stalled(Array(answer.prefix(headLength + segmentBytesSent))),
+            "/subtitles/fr.vtt": try file("subtitles/fr.vtt"),
+            "/vod-ts/v0/seg000.ts": segment,
         ])
     }
 
@@ -50,6 +63,90 @@ import Testing
             #expect(proxy.logLines.contains { $0.contains("as MPEG-TS PES PTS, its first") })
         }
         origin.stop()
+    }
+
+    /// The origin deadline bounds the whole read, head and body: a head that comes late and a body
+    /// that then stops end at `origin_seconds` from the start (3 s), not after another wait of that
+    /// length for the body (5.5 s). This is the deadline's contract, not a speed goal.
+    @Test func aLateHeadAndAStalledBodyEndAtTheOriginDeadline() async throws {
+        let origin = try Self.origin(segmentBytesSent: 188 * 40, after: .milliseconds(2_500))
+        try await withProxy(Self.config(origin: origin, originSeconds: 3)) { proxy in
+            let clock = ContinuousClock()
+            let started = clock.now
+            let vtt = try await proxy.get(Self.file)
+            let elapsed = clock.now - started
+            #expect(vtt.status == 200)
+            #expect(!vtt.text.contains("X-TIMESTAMP-MAP"))
+            #expect(elapsed < .milliseconds(4_500), "answered after \(elapsed)")
+        }
+        origin.stop()
+    }
+
+    /// Tracks of one master loading together read the segment's PTS once: the second and third wait
+    /// for the first's read instead of opening their own origin transfers.
+    @Test func tracksLoadingTogetherReadTheSegmentOnce() async throws {
+        let segment = try fixture("vod-ts/v0/seg000.ts")
+        let origin = try Self.origin(segment: .delayed(TestOrigin.response(status: 200, body: segment), delay: .milliseconds(500)))
+        try await withProxy(Self.config(origin: origin)) { proxy in
+            async let en = proxy.get(Self.file("en"))
+            async let fr = proxy.get(Self.file("fr"))
+            async let de = proxy.get(Self.file("de"))
+            for vtt in try await [en, fr, de] {
+                #expect(vtt.status == 200)
+                #expect(vtt.text.contains("X-TIMESTAMP-MAP=MPEGTS:126000,LOCAL:00:00:00.000"))
+            }
+            #expect(origin.requests(path: "/vod-ts/v0/seg000.ts").count == 1)
+        }
+        origin.stop()
+    }
+
+    /// An origin that sends the segment gzip-encoded although the stream asked for identity: read
+    /// again as a buffered fetch reads it, and decoded.
+    @Test func aSegmentSentGzipEncodedIsDecodedForItsPTS() async throws {
+        let segment = try fixture("vod-ts/v0/seg000.ts")
+        let encoded = Self.gzipLiterals(segment)
+        #expect(MPEGTSReader.firstPTS(ofPrefix: encoded) == nil && (try? MPEGTSReader.firstPTS(encoded)) == nil, "no TS left readable")
+        let origin = try Self.origin(segment: .raw(TestOrigin.response(
+            status: 200, headers: [("Content-Type", "video/mp2t"), ("Content-Encoding", "gzip")], body: encoded)))
+        try await withProxy(Self.config(origin: origin)) { proxy in
+            let vtt = try await proxy.get(Self.file)
+            #expect(vtt.status == 200)
+            #expect(vtt.text.contains("X-TIMESTAMP-MAP=MPEGTS:126000,LOCAL:00:00:00.000"))
+        }
+        origin.stop()
+    }
+
+    /// A gzip member (RFC 1952) of one fixed-Huffman DEFLATE block of literals only (RFC 1951
+    /// §3.2.6): every byte becomes an 8- or 9-bit code, so no TS packet survives in the encoded bytes
+    /// (stored blocks would leave them readable as they are).
+    static func gzipLiterals(_ bytes: [UInt8]) -> [UInt8] {
+        var out: [UInt8] = []
+        var used = 8
+        func put(_ code: UInt32, length: Int) {
+            // Huffman codes go most-significant bit first, packed from each byte's least significant bit.
+            for index in stride(from: length - 1, through: 0, by: -1) {
+                if used == 8 {
+                    out.append(0)
+                    used = 0
+                }
+                out[out.count - 1] |= UInt8((code >> index) & 1) << used
+                used += 1
+            }
+        }
+        put(0b110, length: 3)  // BFINAL 1, then BTYPE 01 least significant bit first: bits 1, 1, 0
+        for byte in bytes {
+            if byte < 144 { put(0x30 + UInt32(byte), length: 8) } else { put(0x190 + UInt32(byte) - 144, length: 9) }
+        }
+        put(0, length: 7)  // end of block
+        var crc: UInt32 = 0xFFFF_FFFF
+        for byte in bytes {
+            crc ^= UInt32(byte)
+            for _ in 0..<8 { crc = crc & 1 == 1 ? (crc >> 1) ^ 0xEDB8_8320 : crc >> 1 }
+        }
+        crc = ~crc
+        let size = UInt32(truncatingIfNeeded: bytes.count)
+        return [0x1F, 0x8B, 8, 0, 0, 0, 0, 0, 0, 0xFF] + out
+            + (0..<4).map { UInt8(truncatingIfNeeded: crc >> (8 * $0)) } + (0..<4).map { UInt8(truncatingIfNeeded: size >> (8 * $0)) }
     }
 
     @Test func aPrefixThatDoesNotSettleItIsReadToTheDeadlineAndTheCuesGoUnmappedForNow() async throws {

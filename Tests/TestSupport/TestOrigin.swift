@@ -21,9 +21,9 @@ public final class TestOrigin: Sendable {
         case gated([UInt8])
         /// Writes the bytes made when the request arrives (for answers naming the origin's own port), then closes.
         case computed(@Sendable () -> [UInt8])
-        /// Writes these bytes (a head promising more body than they hold, say), then keeps the
-        /// connection open, sending nothing, until the peer closes it (counted in `connectionsClosedByClient`).
-        case stalled([UInt8])
+        /// Waits `after`, writes these bytes (a head promising more body than they hold, say), then keeps
+        /// the connection open, sending nothing, until the peer closes it (counted in `connectionsClosedByClient`).
+        case stalled([UInt8], after: Duration = .zero)
         /// Writes a Content-Length head for `bodyBytes`, then the body as fast as the client takes it
         /// (counted in `bodyBytesSent`); a client that closes first is counted in `connectionsClosedByClient`.
         case firehose(bodyBytes: Int)
@@ -111,7 +111,8 @@ public final class TestOrigin: Sendable {
             write(fd, bytes)
         case .hang:
             waitForPeerClose(fd)
-        case .stalled(let bytes):
+        case .stalled(let bytes, let delay):
+            Thread.sleep(forTimeInterval: TestOrigin.seconds(delay))
             guard write(fd, bytes) else { return }
             waitForPeerClose(fd)
         case .drip(let bytes, let interval):

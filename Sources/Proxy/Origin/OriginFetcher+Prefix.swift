@@ -14,44 +14,69 @@ extension OriginFetcher {
     /// `settles` is asked whether the bytes so far are enough; once they are, the transfer is ended (the
     /// rest never crosses the network). The whole body otherwise, within `maxBytes`. Vetted as `fetch`
     /// is (fields, redirects, addresses, a directory mount's confinement), never coalesced with another
-    /// fetch, and bounded by `timeouts.origin_seconds` overall, as a buffered fetch is. A status outside
-    /// 2xx comes back without its body. The first video segment's PTS is read this way: a 2 MB
-    /// segment's timestamps are in its first few kilobytes.
+    /// fetch (`SharedReads` shares the caller's answer instead), and ended at `timeouts.origin_seconds`
+    /// from its start, as a buffered fetch is: bytes that settle the answer by then are used, else it
+    /// throws `timeout`. A status outside 2xx comes back without its body. A body the origin encoded
+    /// although identity was asked for is fetched again as `fetch` does, and decoded. The first video
+    /// segment's PTS is read this way: a 2 MB segment's timestamps are in its first few kilobytes.
     func fetchPrefix(
         _ url: String, kind: String, maxBytes: Int, mount: Mount?, request: HTTPRequest, settles: ([UInt8]) -> Bool
     ) async throws -> FetchedPrefix {
         let originRequest = try await vettedRequest(url, maxBytes: maxBytes, mount: mount, request: request)
         let started = MonotonicTime.now()
-        defer { metrics.recordOriginFetch(kind: kind, seconds: Self.milliseconds(started.duration(to: .now())) / 1000) }
+        let stream: OriginStream
         do {
-            let stream = try await origin.stream(originRequest)
-            defer { stream.cancel() }
-            var prefix = FetchedPrefix(status: stream.status, bytes: [], isWhole: true)
-            if (200..<300).contains(stream.status) {
-                let deadline = started + ConfigSeconds.duration(config.timeouts.originTotal)
-                var nextCheck = 0
-                while let piece = try await stream.next() {
-                    prefix.bytes.append(contentsOf: piece)
-                    guard prefix.bytes.count <= maxBytes else { throw OriginError.tooLarge(limit: maxBytes) }
-                    if prefix.bytes.count >= nextCheck {
-                        if settles(prefix.bytes) {
-                            prefix.isWhole = false
-                            break
-                        }
-                        nextCheck = prefix.bytes.count * 2
-                    }
-                    guard MonotonicTime.now() < deadline else { throw OriginError.timeout }
-                }
-            }
-            logger.debug("origin fetch", [
-                ("url", ProxyLogger.redactedURL(url)), ("kind", kind), ("status", String(stream.status)),
-                ("ms", Self.debugMilliseconds(Self.milliseconds(started.duration(to: .now())))),
-                ("bytes", String(prefix.bytes.count)), ("whole", prefix.isWhole ? "true" : "false"),
-            ])
-            return prefix
+            stream = try await origin.stream(originRequest)
         } catch {
+            metrics.recordOriginFetch(kind: kind, seconds: Self.milliseconds(started.duration(to: .now())) / 1000)
             logOriginFailure(url, kind: kind, started: started, error: error)
             throw error
         }
+        defer { stream.cancel() }
+        if let coding = stream.headers[.contentEncoding]?.lowercased(), coding != "identity" {
+            stream.cancel()
+            let (whole, _) = try await fetch(url, kind: kind, maxBytes: maxBytes, mount: mount, request: request)
+            return FetchedPrefix(status: whole.status, bytes: (200..<300).contains(whole.status) ? whole.body : [], isWhole: true)
+        }
+        defer { metrics.recordOriginFetch(kind: kind, seconds: Self.milliseconds(started.duration(to: .now())) / 1000) }
+        // The stream's own timeouts bound each wait; this bounds them all: at the deadline the stream
+        // is ended, so the `next()` in progress returns.
+        let budget = ConfigSeconds.duration(config.timeouts.originTotal)
+        let remaining = budget - started.duration(to: .now())
+        let deadline = Task {
+            if remaining > .zero { try? await Task.sleep(for: remaining) }
+            stream.cancel()
+        }
+        defer { deadline.cancel() }
+        var prefix = FetchedPrefix(status: stream.status, bytes: [], isWhole: true)
+        guard (200..<300).contains(stream.status) else { return prefix }
+        do {
+            var nextCheck = 0
+            while let piece = try await stream.next() {
+                prefix.bytes.append(contentsOf: piece)
+                guard prefix.bytes.count <= maxBytes else { throw OriginError.tooLarge(limit: maxBytes) }
+                guard prefix.bytes.count >= nextCheck else { continue }
+                if settles(prefix.bytes) {
+                    prefix.isWhole = false
+                    break
+                }
+                nextCheck = prefix.bytes.count * 2
+            }
+        } catch {
+            // What arrived before the failure may be enough, though not yet asked about.
+            if !prefix.bytes.isEmpty, settles(prefix.bytes) {
+                prefix.isWhole = false
+            } else {
+                let failure: any Error = started.duration(to: .now()) >= budget ? OriginError.timeout : error
+                logOriginFailure(url, kind: kind, started: started, error: failure)
+                throw failure
+            }
+        }
+        logger.debug("origin fetch", [
+            ("url", ProxyLogger.redactedURL(url)), ("kind", kind), ("status", String(stream.status)),
+            ("ms", Self.debugMilliseconds(Self.milliseconds(started.duration(to: .now())))),
+            ("bytes", String(prefix.bytes.count)), ("whole", prefix.isWhole ? "true" : "false"),
+        ])
+        return prefix
     }
 }

@@ -15,6 +15,8 @@ struct VideoTimelineReader: Sendable {
     let notices = OnceNotices()
     /// The numbers live windows listed lately, so one that just left is still served (RFC 8216 §6.2.2).
     let liveHistory = LiveWindowHistory()
+    /// First-PTS reads in flight, by their cache key: one origin read per segment however many ask.
+    let timestampReads = SharedReads<(ticks: Int64?, transient: Bool, source: String)>()
 
     /// Segment durations and first segment of the master's first variant; nil when it cannot be had,
     /// `failed` when an origin's error status or a failed fetch kept it from us (the next try may succeed).
@@ -146,6 +148,19 @@ struct VideoTimelineReader: Sendable {
         let which = part == 0 ? "first segment" : "first segment of part \(part)"
         if let hit = timestamps.value(for: key) { return (hit, false, "read earlier from the video's \(which) (cached)") }
         guard fetcher.mayFetchDerived(segmentURL, master: master) else { return (nil, false, "none: the \(which)'s host may not be fetched") }
+        let reader = self
+        return try await timestampReads.value(for: key) {
+            try await reader.readStart(master, segmentURL: segmentURL, initURL: initURL, key: key, part: part, request: request, quiet: quiet)
+        }
+    }
+
+    /// `segmentStart`'s origin read, one at a time per key; stores what it reads.
+    private func readStart(
+        _ master: OriginTarget, segmentURL: String, initURL: String?, key: String, part: Int, request: HTTPRequest, quiet: Bool
+    ) async throws -> (ticks: Int64?, transient: Bool, source: String) {
+        let which = part == 0 ? "first segment" : "first segment of part \(part)"
+        // A read that ended just before this one began may have stored it.
+        if let hit = timestamps.value(for: key, countingMiss: false, countingHit: false) { return (hit, false, "read earlier from the video's \(which) (cached)") }
         let shownURL = logger.isEnabled(.debug) ? ProxyLogger.redactedURL(segmentURL) : ""
         do {
             let limit = config.limits.maxProxyBodyBytes
