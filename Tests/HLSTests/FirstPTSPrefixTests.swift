@@ -22,7 +22,7 @@ import Testing
         #expect(MPEGTSReader.firstPTS(ofPrefix: bytes) == whole)
     }
 
-    @Test func aPrefixEndingWhereASyncIsStillInDoubtSaysNothing() throws {
+    @Test func everyPrefixOfADamagedSegmentGivesTheWholeAnswerOrNone() throws {
         let bytes = try fixture("vod-ts/v0/seg000.ts")
         // A sync byte at 0 whose next packet does not start with one, then a lost packet's garbage.
         var damaged: [UInt8] = [0x47, 0x00, 0x13, 0x47] + Array(bytes.prefix(188 * 3))
