@@ -16,8 +16,8 @@ extension OriginFetcher {
     /// is (fields, redirects, addresses, a directory mount's confinement), never coalesced with another
     /// fetch (`SharedReads` shares the caller's answer instead), and ended at `timeouts.origin_seconds`
     /// from its start, as a buffered fetch is: bytes that settle the answer by then are used, else it
-    /// throws `timeout`. A status outside 2xx comes back without its body. A body the origin encoded
-    /// although identity was asked for is fetched again as `fetch` does, and decoded. The first video
+    /// throws `timeout`. A status outside 2xx comes back without its body. A body the origin gzip-encoded
+    /// although identity was asked for is read whole and decoded, as `fetch` decodes it. The first video
     /// segment's PTS is read this way: a 2 MB segment's timestamps are in its first few kilobytes.
     func fetchPrefix(
         _ url: String, kind: String, maxBytes: Int, mount: Mount?, request: HTTPRequest, settles: ([UInt8]) -> Bool
@@ -33,12 +33,15 @@ extension OriginFetcher {
             throw error
         }
         defer { stream.cancel() }
-        if let coding = stream.headers[.contentEncoding]?.lowercased(), coding != "identity" {
-            stream.cancel()
-            let (whole, _) = try await fetch(url, kind: kind, maxBytes: maxBytes, mount: mount, request: request)
-            return FetchedPrefix(status: whole.status, bytes: (200..<300).contains(whole.status) ? whole.body : [], isWhole: true)
-        }
         defer { metrics.recordOriginFetch(kind: kind, seconds: Self.milliseconds(started.duration(to: .now())) / 1000) }
+        // A body encoded although identity was asked for is read whole on this exchange (no second
+        // one: this one's slot may not be back yet) and decoded, as a buffered fetch decodes it.
+        let coding = stream.headers[.contentEncoding]?.lowercased()
+        let encoded = coding != nil && coding != "identity"
+        if encoded, coding != "gzip", coding != "x-gzip" {
+            logOriginFailure(url, kind: kind, started: started, error: OriginError.badResponse("unsupported Content-Encoding"))
+            throw OriginError.badResponse("unsupported Content-Encoding")
+        }
         // The stream's own timeouts bound each wait; this bounds them all: at the deadline the stream
         // is ended, so the `next()` in progress returns.
         let budget = ConfigSeconds.duration(config.timeouts.originTotal)
@@ -53,18 +56,19 @@ extension OriginFetcher {
         do {
             var nextCheck = 0
             while let piece = try await stream.next() {
+                guard prefix.bytes.count + piece.count <= maxBytes else { throw OriginError.tooLarge(limit: maxBytes) }
                 prefix.bytes.append(contentsOf: piece)
-                guard prefix.bytes.count <= maxBytes else { throw OriginError.tooLarge(limit: maxBytes) }
-                guard prefix.bytes.count >= nextCheck else { continue }
+                guard !encoded, prefix.bytes.count >= nextCheck else { continue }
                 if settles(prefix.bytes) {
                     prefix.isWhole = false
                     break
                 }
                 nextCheck = prefix.bytes.count * 2
             }
+            if encoded, !prefix.bytes.isEmpty { prefix.bytes = try GzipDecoder.decode(prefix.bytes, maxOutputBytes: maxBytes) }
         } catch {
             // What arrived before the failure may be enough, though not yet asked about.
-            if !prefix.bytes.isEmpty, settles(prefix.bytes) {
+            if !encoded, !prefix.bytes.isEmpty, settles(prefix.bytes) {
                 prefix.isWhole = false
             } else {
                 let failure: any Error = started.duration(to: .now()) >= budget ? OriginError.timeout : error

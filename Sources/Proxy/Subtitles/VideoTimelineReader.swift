@@ -149,9 +149,16 @@ struct VideoTimelineReader: Sendable {
         if let hit = timestamps.value(for: key) { return (hit, false, "read earlier from the video's \(which) (cached)") }
         guard fetcher.mayFetchDerived(segmentURL, master: master) else { return (nil, false, "none: the \(which)'s host may not be fetched") }
         let reader = self
-        return try await timestampReads.value(for: key) {
+        let (shared, joined) = await timestampReads.value(for: key) {
             try await reader.readStart(master, segmentURL: segmentURL, initURL: initURL, key: key, part: part, request: request, quiet: quiet)
         }
+        // A read another request started was made with its URL and fields (a live key leaves out the
+        // query's token): only its success is shared. Its failure, or its shedding, may be that
+        // request's own (an expired token), so this one reads for itself.
+        if joined, (try? shared.get())?.ticks == nil {
+            return try await readStart(master, segmentURL: segmentURL, initURL: initURL, key: key, part: part, request: request, quiet: quiet)
+        }
+        return try shared.get()
     }
 
     /// `segmentStart`'s origin read, one at a time per key; stores what it reads.
