@@ -101,6 +101,41 @@ import Testing
         origin.stop()
     }
 
+    /// A segment whose rest is small once its PTS is read (here all 100 kB of it) is read to its end
+    /// in the background, so its connection goes back to the pool: the next origin fetch, another
+    /// track's source, needs no new connection.
+    @Test func aSmallSegmentsConnectionIsKeptForTheNextFetch() async throws {
+        let files = try [
+            "/vod-ts/master.m3u8": fixture("vod-ts/master.m3u8"), "/vod-ts/v0/index.m3u8": fixture("vod-ts/v0/index.m3u8"),
+            "/subtitles/en.vtt": fixture("subtitles/en.vtt"), "/subtitles/fr.vtt": fixture("subtitles/fr.vtt"),
+            "/vod-ts/v0/seg000.ts": fixture("vod-ts/v0/seg000.ts"),
+        ]
+        let origin = try KeepAliveOrigin { path, _ in
+            let body = files[path] ?? []
+            return .respond(Array("HTTP/1.1 \(body.isEmpty ? 404 : 200) Status\r\nContent-Length: \(body.count)\r\n\r\n".utf8) + body)
+        }
+        let config = """
+            {
+              "mounts": { "slow": { "origin": "http://127.0.0.1:\(origin.port)/" } },
+              "subtitles": [ { "name": "vod", "masters": ["/slow/vod-ts/master.m3u8"], "tracks": [
+                { "id": "en", "name": "English", "language": "en", "source": "/subtitles/en.vtt", "mode": "single" },
+                { "id": "fr", "name": "Français", "language": "fr", "source": "/subtitles/fr.vtt", "mode": "single" } ] } ]
+            }
+            """
+        try await withProxy(config) { proxy in
+            let english = try await proxy.get(Self.file("en"))
+            #expect(english.text.contains("X-TIMESTAMP-MAP=MPEGTS:126000,LOCAL:00:00:00.000"))
+            #expect(origin.requests.filter { $0.target == "/vod-ts/v0/seg000.ts" }.count == 1)
+            // The drain ends once the body has; until then its connection is not back in the pool.
+            try await eventually { proxy.service.handler.origin.exchanges.connections.idleCount >= 1 }
+            let before = origin.acceptedConnections
+            let french = try await proxy.get(Self.file("fr"))
+            #expect(french.status == 200)
+            #expect(origin.requests.contains { $0.target == "/subtitles/fr.vtt" })
+            #expect(origin.acceptedConnections == before, "the fr source went over a kept connection")
+        }
+    }
+
     /// A read that another track's request started and that failed (here the origin's first answer,
     /// a 503) is not taken as this request's answer: it reads for itself.
     @Test func aJoinedReadThatFailedIsReadAgainByTheRequestsThatJoinedIt() async throws {

@@ -19,6 +19,11 @@ extension OriginFetcher {
     /// throws `timeout`. A status outside 2xx comes back without its body. A body the origin gzip-encoded
     /// although identity was asked for is read whole and decoded, as `fetch` decodes it. The first video
     /// segment's PTS is read this way: a 2 MB segment's timestamps are in its first few kilobytes.
+    /// The most of a body left unread that `fetchPrefix` still reads, in the background, once the bytes
+    /// it needs have come: its connection is then kept for the next fetch. A 100 kB segment has usually
+    /// arrived whole by the time its first piece is read; more than this is cut off.
+    static let drainedRemainder = 256 * 1024
+
     func fetchPrefix(
         _ url: String, kind: String, maxBytes: Int, mount: Mount?, request: HTTPRequest, settles: ([UInt8]) -> Bool
     ) async throws -> FetchedPrefix {
@@ -32,7 +37,10 @@ extension OriginFetcher {
             logOriginFailure(url, kind: kind, started: started, error: error)
             throw error
         }
-        defer { stream.cancel() }
+        // Settled with little of the body left, the rest is read in the background instead (below), so
+        // the connection goes back to the pool rather than being closed.
+        var drainsRest = false
+        defer { if !drainsRest { stream.cancel() } }
         defer { metrics.recordOriginFetch(kind: kind, seconds: Self.milliseconds(started.duration(to: .now())) / 1000) }
         // A body encoded although identity was asked for is read whole on this exchange (no second
         // one: this one's slot may not be back yet) and decoded, as a buffered fetch decodes it.
@@ -50,7 +58,7 @@ extension OriginFetcher {
             if remaining > .zero { try? await Task.sleep(for: remaining) }
             stream.cancel()
         }
-        defer { deadline.cancel() }
+        defer { if !drainsRest { deadline.cancel() } }
         var prefix = FetchedPrefix(status: stream.status, bytes: [], isWhole: true)
         guard (200..<300).contains(stream.status) else { return prefix }
         do {
@@ -61,6 +69,13 @@ extension OriginFetcher {
                 guard !encoded, prefix.bytes.count >= nextCheck else { continue }
                 if settles(prefix.bytes) {
                     prefix.isWhole = false
+                    if let length = stream.bodyLength, length - prefix.bytes.count <= Self.drainedRemainder {
+                        drainsRest = true
+                        Task {
+                            defer { deadline.cancel() }
+                            while (try? await stream.next()) != nil {}
+                        }
+                    }
                     break
                 }
                 nextCheck = prefix.bytes.count * 2
