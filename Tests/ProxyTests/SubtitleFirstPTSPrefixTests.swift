@@ -29,8 +29,10 @@ import Testing
 
     /// An origin that sends the segment's head and first 32 kB (every stream's first PES is in the
     /// first 46 packets, 8.6 kB) and then nothing: the whole body would never come.
+    /// The segment is six copies of the fixture's (600 kB), so what is left after the bytes sent is
+    /// more than the proxy would read to its end in the background.
     static func origin(segmentBytesSent: Int, after delay: Duration = .zero) throws -> TestOrigin {
-        let segment = try fixture("vod-ts/v0/seg000.ts")
+        let segment = Array(repeating: try fixture("vod-ts/v0/seg000.ts"), count: 6).flatMap { $0 }
         let answer = TestOrigin.response(status: 200, headers: [("Content-Type", "video/mp2t")], body: segment)
         let headLength = answer.count - segment.count
         return try origin(segment: .stalled(Array(answer.prefix(headLength + segmentBytesSent)), after: delay))
@@ -59,8 +61,9 @@ import Testing
                     "the PTS came from the 32 kB sent, not after the 4 s origin deadline")
             #expect(HardeningSubtitleSourceTests.maxAge(vtt) != 1, "mapped, so not provisional")
             #expect(origin.requests(path: "/vod-ts/v0/seg000.ts").count == 1)
-            // The proxy closed the transfer it no longer needed (the origin notices within 20 ms).
-            try await eventually { origin.connectionsClosedByClient >= 1 }
+            // The proxy closed the transfer it no longer needed (the origin notices within 20 ms), long
+            // before the 4 s deadline would have.
+            try await eventually(timeout: .seconds(3)) { origin.connectionsClosedByClient >= 1 }
             #expect(proxy.logLines.contains { $0.contains("as MPEG-TS PES PTS, its first") })
         }
         origin.stop()
@@ -104,6 +107,20 @@ import Testing
     /// A segment whose rest is small once its PTS is read (here all 100 kB of it) is read to its end
     /// in the background, so its connection goes back to the pool: the next origin fetch, another
     /// track's source, needs no new connection.
+    /// The background read of a small rest ends after `drainTime` when the origin stalls on it, so it
+    /// does not hold its exchange until the deadline (4 s here).
+    @Test func aStalledSmallRestIsCutOffAfterTheDrainTime() async throws {
+        let origin = try Self.origin(segment: .stalled(Array(TestOrigin.response(
+            status: 200, body: try fixture("vod-ts/v0/seg000.ts")).prefix(32 * 1024))))
+        try await withProxy(Self.config(origin: origin)) { proxy in
+            let vtt = try await proxy.get(Self.file)
+            #expect(vtt.text.contains("X-TIMESTAMP-MAP=MPEGTS:126000,LOCAL:00:00:00.000"))
+            try await eventually(timeout: .seconds(3)) { origin.connectionsClosedByClient >= 1 }
+            try await eventually(timeout: .seconds(3)) { proxy.service.handler.origin.exchangeSlots.inFlight == 0 }
+        }
+        origin.stop()
+    }
+
     @Test func aSmallSegmentsConnectionIsKeptForTheNextFetch() async throws {
         let files = try [
             "/vod-ts/master.m3u8": fixture("vod-ts/master.m3u8"), "/vod-ts/v0/index.m3u8": fixture("vod-ts/v0/index.m3u8"),

@@ -23,6 +23,9 @@ extension OriginFetcher {
     /// it needs have come: its connection is then kept for the next fetch. A 100 kB segment has usually
     /// arrived whole by the time its first piece is read; more than this is cut off.
     static let drainedRemainder = 256 * 1024
+    /// How long that background read may take before the transfer is ended after all (256 kB at
+    /// 4 Mbit/s): an origin that stalls on the rest does not keep its slot until the deadline.
+    static let drainTime = Duration.milliseconds(500)
 
     func fetchPrefix(
         _ url: String, kind: String, maxBytes: Int, mount: Mount?, request: HTTPRequest, settles: ([UInt8]) -> Bool
@@ -73,6 +76,12 @@ extension OriginFetcher {
                         drainsRest = true
                         Task {
                             defer { deadline.cancel() }
+                            // An origin that stalls now keeps the exchange's slot no longer than this.
+                            let cutoff = Task {
+                                try? await Task.sleep(for: Self.drainTime)
+                                stream.cancel()
+                            }
+                            defer { cutoff.cancel() }
                             while (try? await stream.next()) != nil {}
                         }
                     }
