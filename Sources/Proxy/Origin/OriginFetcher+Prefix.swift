@@ -2,23 +2,16 @@ import HTTPServer
 import HTTPWire
 
 extension OriginFetcher {
-    /// A body's first bytes, and whether they are all of it.
-    struct FetchedPrefix {
+    /// A body's first bytes, and what they settled, if they did.
+    struct FetchedPrefix<Answer> {
         var status: Int
         var bytes: [UInt8]
-        /// True when the transfer ended here: `bytes` is the whole body (or there was none to read).
-        var isWhole: Bool
+        /// What `settles` made of `bytes`; nil when it never could: `bytes` is then the whole body (or
+        /// there was none to read).
+        var settled: Answer?
+        var isWhole: Bool { settled == nil }
     }
 
-    /// Reads `url`'s body only as far as needed: after each piece that at least doubles what arrived,
-    /// `settles` is asked whether the bytes so far are enough; once they are, the transfer is ended (the
-    /// rest never crosses the network). The whole body otherwise, within `maxBytes`. Vetted as `fetch`
-    /// is (fields, redirects, addresses, a directory mount's confinement), never coalesced with another
-    /// fetch (`SharedReads` shares the caller's answer instead), and ended at `timeouts.origin_seconds`
-    /// from its start, as a buffered fetch is: bytes that settle the answer by then are used, else it
-    /// throws `timeout`. A status outside 2xx comes back without its body. A body the origin gzip-encoded
-    /// although identity was asked for is read whole and decoded, as `fetch` decodes it. The first video
-    /// segment's PTS is read this way: a 2 MB segment's timestamps are in its first few kilobytes.
     /// The most of a body left unread that `fetchPrefix` still reads, in the background, once the bytes
     /// it needs have come: its connection is then kept for the next fetch. A 100 kB segment has usually
     /// arrived whole by the time its first piece is read; more than this is cut off.
@@ -27,9 +20,19 @@ extension OriginFetcher {
     /// 4 Mbit/s): an origin that stalls on the rest does not keep its slot until the deadline.
     static let drainTime = Duration.milliseconds(500)
 
-    func fetchPrefix(
-        _ url: String, kind: String, maxBytes: Int, mount: Mount?, request: HTTPRequest, settles: ([UInt8]) -> Bool
-    ) async throws -> FetchedPrefix {
+    /// Reads `url`'s body only as far as needed: after each piece that at least doubles what arrived,
+    /// `settles` is asked for its answer from the bytes so far; once it gives one, the transfer is ended
+    /// (the rest never crosses the network). The whole body otherwise, within `maxBytes`. Vetted as
+    /// `fetch` is (fields, redirects, addresses, a directory mount's confinement), never coalesced with
+    /// another fetch (`SharedReads` shares the caller's answer instead), and ended at
+    /// `timeouts.origin_seconds` from its start, as a buffered fetch is: bytes that settle the answer by
+    /// then are used, else it throws `timeout`. A status outside 2xx comes back without its body. A body
+    /// the origin gzip-encoded although identity was asked for is read whole and decoded, as `fetch`
+    /// decodes it. The first video segment's PTS is read this way: a 2 MB segment's timestamps are in
+    /// its first few kilobytes.
+    func fetchPrefix<Answer>(
+        _ url: String, kind: String, maxBytes: Int, mount: Mount?, request: HTTPRequest, settles: ([UInt8]) -> Answer?
+    ) async throws -> FetchedPrefix<Answer> {
         let originRequest = try await vettedRequest(url, maxBytes: maxBytes, mount: mount, request: request)
         let started = MonotonicTime.now()
         let stream: OriginStream
@@ -50,8 +53,9 @@ extension OriginFetcher {
         let coding = stream.headers[.contentEncoding]?.lowercased()
         let encoded = coding != nil && coding != "identity"
         if encoded, coding != "gzip", coding != "x-gzip" {
-            logOriginFailure(url, kind: kind, started: started, error: OriginError.badResponse("unsupported Content-Encoding"))
-            throw OriginError.badResponse("unsupported Content-Encoding")
+            let failure = OriginError.badResponse("unsupported Content-Encoding")
+            logOriginFailure(url, kind: kind, started: started, error: failure)
+            throw failure
         }
         // The stream's own timeouts bound each wait; this bounds them all: at the deadline the stream
         // is ended, so the `next()` in progress returns.
@@ -62,7 +66,7 @@ extension OriginFetcher {
             stream.cancel()
         }
         defer { if !drainsRest { deadline.cancel() } }
-        var prefix = FetchedPrefix(status: stream.status, bytes: [], isWhole: true)
+        var prefix = FetchedPrefix<Answer>(status: stream.status, bytes: [], settled: nil)
         guard (200..<300).contains(stream.status) else { return prefix }
         do {
             var nextCheck = 0
@@ -70,8 +74,8 @@ extension OriginFetcher {
                 guard prefix.bytes.count + piece.count <= maxBytes else { throw OriginError.tooLarge(limit: maxBytes) }
                 prefix.bytes.append(contentsOf: piece)
                 guard !encoded, prefix.bytes.count >= nextCheck else { continue }
-                if settles(prefix.bytes) {
-                    prefix.isWhole = false
+                if let answer = settles(prefix.bytes) {
+                    prefix.settled = answer
                     if let length = stream.bodyLength, length - prefix.bytes.count <= Self.drainedRemainder {
                         drainsRest = true
                         Task {
@@ -92,8 +96,8 @@ extension OriginFetcher {
             if encoded, !prefix.bytes.isEmpty { prefix.bytes = try GzipDecoder.decode(prefix.bytes, maxOutputBytes: maxBytes) }
         } catch {
             // What arrived before the failure may be enough, though not yet asked about.
-            if !encoded, !prefix.bytes.isEmpty, settles(prefix.bytes) {
-                prefix.isWhole = false
+            if !encoded, !prefix.bytes.isEmpty, let answer = settles(prefix.bytes) {
+                prefix.settled = answer
             } else {
                 let failure: any Error = started.duration(to: .now()) >= budget ? OriginError.timeout : error
                 logOriginFailure(url, kind: kind, started: started, error: failure)

@@ -180,20 +180,21 @@ struct VideoTimelineReader: Sendable {
                 initSegment = fetched.body
             }
             let segment = try await fetcher.fetchPrefix(segmentURL, kind: "segment", maxBytes: limit, mount: master.mount, request: request) { prefix in
-                if let initSegment { return (try? FragmentedMP4Reader.firstPTS(initSegment: initSegment, mediaSegmentPrefix: prefix)) != nil }
-                return MPEGTSReader.firstPTS(ofPrefix: prefix) != nil
+                if let initSegment { return try? FragmentedMP4Reader.firstPTS(initSegment: initSegment, mediaSegmentPrefix: prefix) }
+                return MPEGTSReader.firstPTS(ofPrefix: prefix)
             }
             guard (200..<300).contains(segment.status) else { return (nil, true, "none: segment \(shownURL) answered \(segment.status)") }
+            // The prefix's answer is the whole segment's; without one, the whole segment is read.
             let ticks: Int64
-            let source: String
-            let read = segment.isWhole ? "" : ", its first \(segment.bytes.count) bytes"
-            if let initSegment {
+            if let settled = segment.settled {
+                ticks = settled
+            } else if let initSegment {
                 ticks = try FragmentedMP4Reader.firstPTS(initSegment: initSegment, mediaSegment: segment.bytes)
-                source = "read from segment \(shownURL) as fMP4 tfdt\(read)"
             } else {
                 ticks = try MPEGTSReader.firstPTS(segment.bytes)
-                source = "read from segment \(shownURL) as MPEG-TS PES PTS\(read)"
             }
+            let read = segment.isWhole ? "" : ", its first \(segment.bytes.count) bytes"
+            let source = "read from segment \(shownURL) as \(initSegment == nil ? "MPEG-TS PES PTS" : "fMP4 tfdt")\(read)"
             timestamps.store(ticks, for: key, cost: 64, ttl: ConfigSeconds.duration(config.cache.subtitleTTL))
             return (ticks, false, source)
         } catch let shed as OriginError where shed.isShed {
