@@ -70,18 +70,20 @@ import Testing
     }
 
     /// The origin deadline bounds the whole read, head and body: a head that comes late and a body
-    /// that then stops end at `origin_seconds` from the start (4 s), not after another wait of that
-    /// length for the body (7.5 s). This is the deadline's contract, not a speed goal.
+    /// that then stops end at `origin_seconds` from the start (6 s), not after another wait of that
+    /// length for the body (11.5 s). This is the deadline's contract, not a speed goal: the bound
+    /// between the two (9 s) leaves 3 s for a machine loaded by the whole suite starting at once
+    /// (6.3 s was seen there with a 4 s deadline).
     @Test func aLateHeadAndAStalledBodyEndAtTheOriginDeadline() async throws {
-        let origin = try Self.origin(segmentBytesSent: 188 * 40, after: .milliseconds(3_500))
-        try await withProxy(Self.config(origin: origin, originSeconds: 4)) { proxy in
+        let origin = try Self.origin(segmentBytesSent: 188 * 40, after: .milliseconds(5_500))
+        try await withProxy(Self.config(origin: origin, originSeconds: 6)) { proxy in
             let clock = ContinuousClock()
             let started = clock.now
             let vtt = try await proxy.get(Self.file)
             let elapsed = clock.now - started
             #expect(vtt.status == 200)
             #expect(!vtt.text.contains("X-TIMESTAMP-MAP"))
-            #expect(elapsed < .seconds(6), "answered after \(elapsed)")
+            #expect(elapsed < .seconds(9), "answered after \(elapsed)")
         }
         origin.stop()
     }
