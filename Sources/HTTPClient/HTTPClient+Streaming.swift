@@ -63,10 +63,12 @@ extension HTTPClient {
             return
         }
         let length: Int?
+        var endsBeforeClose = true
         switch exchange.framing {
         case .none: length = 0
         case .contentLength(let declared): length = declared
-        case .chunked, .untilClose: length = nil
+        case .chunked: length = nil
+        case .untilClose: (length, endsBeforeClose) = (nil, false)
         }
         if let length, length > maxBodyBytes {
             exchange.connection.close()
@@ -75,11 +77,13 @@ extension HTTPClient {
             return
         }
         let responseHead = exchange.head
+        let mayBeKept = pool != nil && endsBeforeClose && responseHead.allowsReuse
         // Made at delivery, never held here: the consumer dropping the stream is what cancels it.
         func deliver() {
             deliverHead(.success(HTTPClientStreamingResponse(
                 version: responseHead.version, status: responseHead.status, reasonPhrase: responseHead.reasonPhrase,
-                headers: responseHead.headers, bodyLength: length, body: HTTPClientBodyStream(channel: body))))
+                headers: responseHead.headers, bodyLength: length, body: HTTPClientBodyStream(channel: body),
+                connectionMayBeKept: mayBeKept)))
         }
         if length == 0 {
             // Nothing for the consumer to read: the connection is free before anyone waits for it.

@@ -145,6 +145,8 @@ import Testing
             let english = try await proxy.get(Self.file("en"))
             #expect(english.text.contains("X-TIMESTAMP-MAP=MPEGTS:126000,LOCAL:00:00:00.000"))
             #expect(origin.requests.filter { $0.target == "/vod-ts/v0/seg000.ts" }.count == 1)
+            let read = try #require(proxy.logLines.first { $0.contains(#""msg":"origin fetch""#) && $0.contains("seg000.ts") })
+            #expect(read.contains(#""rest":"read in the background""#), "\(read)")
             // The drain ends once the body has; until then its connection is not back in the pool.
             try await eventually { proxy.service.handler.origin.exchanges.connections.idleCount >= 1 }
             let before = origin.acceptedConnections
@@ -153,6 +155,40 @@ import Testing
             #expect(origin.requests.contains { $0.target == "/subtitles/fr.vtt" })
             #expect(origin.acceptedConnections == before, "the fr source went over a kept connection")
         }
+    }
+
+    /// The same small segment from an origin that closes its connection after it (`Connection:
+    /// close`, or HTTP/1.0 without keep-alive): its rest is not read in the background, since that
+    /// connection goes back to no pool; the transfer is ended once the PTS is read.
+    @Test(arguments: ["HTTP/1.1 200 OK\r\nConnection: close", "HTTP/1.0 200 OK"])
+    func aSmallSegmentsRestIsNotReadWhenItsConnectionIsClosedAfterIt(statusAndFields: String) async throws {
+        let segment = try fixture("vod-ts/v0/seg000.ts")
+        let files = try [
+            "/vod-ts/master.m3u8": fixture("vod-ts/master.m3u8"), "/vod-ts/v0/index.m3u8": fixture("vod-ts/v0/index.m3u8"),
+            "/subtitles/en.vtt": fixture("subtitles/en.vtt"),
+        ]
+        let origin = try KeepAliveOrigin { path, _ in
+            if path == "/vod-ts/v0/seg000.ts" {
+                return .respondAndClose(Array("\(statusAndFields)\r\nContent-Length: \(segment.count)\r\n\r\n".utf8) + segment)
+            }
+            let body = files[path] ?? []
+            return .respond(Array("HTTP/1.1 \(body.isEmpty ? 404 : 200) Status\r\nContent-Length: \(body.count)\r\n\r\n".utf8) + body)
+        }
+        let config = """
+            {
+              "mounts": { "slow": { "origin": "http://127.0.0.1:\(origin.port)/" } },
+              "subtitles": [ { "name": "vod", "masters": ["/slow/vod-ts/master.m3u8"], "tracks": [
+                { "id": "en", "name": "English", "language": "en", "source": "/subtitles/en.vtt", "mode": "single" } ] } ]
+            }
+            """
+        try await withProxy(config) { proxy in
+            let english = try await proxy.get(Self.file("en"))
+            #expect(english.text.contains("X-TIMESTAMP-MAP=MPEGTS:126000,LOCAL:00:00:00.000"))
+            let read = try #require(proxy.logLines.first { $0.contains(#""msg":"origin fetch""#) && $0.contains("seg000.ts") })
+            #expect(read.contains(#""whole":"false""#), "\(read)")
+            #expect(read.contains(#""rest":"cut off""#), "\(read)")
+        }
+        origin.stop()
     }
 
     /// A read that another track's request started and that failed (here the origin's first answer,

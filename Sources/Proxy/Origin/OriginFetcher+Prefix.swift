@@ -14,7 +14,8 @@ extension OriginFetcher {
 
     /// The most of a body left unread that `fetchPrefix` still reads, in the background, once the bytes
     /// it needs have come: its connection is then kept for the next fetch. A 100 kB segment has usually
-    /// arrived whole by the time its first piece is read; more than this is cut off.
+    /// arrived whole by the time its first piece is read; more than this is cut off, and so is any rest
+    /// whose connection the origin closes after it (`Connection: close`, HTTP/1.0, a body ended by close).
     static let drainedRemainder = 256 * 1024
     /// How long that background read may take before the transfer is ended after all (256 kB at
     /// 4 Mbit/s): an origin that stalls on the rest does not keep its slot until the deadline.
@@ -76,7 +77,7 @@ extension OriginFetcher {
                 guard !encoded, prefix.bytes.count >= nextCheck else { continue }
                 if let answer = settles(prefix.bytes) {
                     prefix.settled = answer
-                    if let length = stream.bodyLength, length - prefix.bytes.count <= Self.drainedRemainder {
+                    if stream.connectionMayBeKept, let length = stream.bodyLength, length - prefix.bytes.count <= Self.drainedRemainder {
                         drainsRest = true
                         Task {
                             defer { deadline.cancel() }
@@ -108,6 +109,7 @@ extension OriginFetcher {
             ("url", ProxyLogger.redactedURL(url)), ("kind", kind), ("status", String(stream.status)),
             ("ms", Self.debugMilliseconds(Self.milliseconds(started.duration(to: .now())))),
             ("bytes", String(prefix.bytes.count)), ("whole", prefix.isWhole ? "true" : "false"),
+            ("rest", prefix.isWhole ? "none" : drainsRest ? "read in the background" : "cut off"),
         ])
         return prefix
     }

@@ -97,7 +97,7 @@ struct OriginHTTPExchanges: Sendable {
         let body = response.body
         return OriginStream(
             status: response.status, headers: OriginHeaderPolicy.removingHopByHopFields(response.headers), finalURL: url.string,
-            bodyLength: response.bodyLength,
+            bodyLength: response.bodyLength, connectionMayBeKept: response.connectionMayBeKept,
             next: { () async throws(OriginError) -> [UInt8]? in
                 do throws(HTTPClientError) { return try await body.next() } catch { throw OriginError(error) }
             },

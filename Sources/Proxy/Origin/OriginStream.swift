@@ -12,18 +12,22 @@ public final class OriginStream: Sendable {
     public let finalURL: String
     /// The body length when the origin stated it (Content-Length), else nil.
     public let bodyLength: Int?
+    /// Whether the origin connection is kept for another request once the body is read to its end
+    /// (false for a file, or an origin that closes it after this response).
+    public let connectionMayBeKept: Bool
     private let nextPiece: @Sendable () async throws(OriginError) -> [UInt8]?
     private let stop: @Sendable () -> Void
 
     /// Makes a stream over a body source.
     init(
-        status: Int, headers: HTTPHeaders, finalURL: String, bodyLength: Int?,
+        status: Int, headers: HTTPHeaders, finalURL: String, bodyLength: Int?, connectionMayBeKept: Bool = false,
         next: @escaping @Sendable () async throws(OriginError) -> [UInt8]?, cancel: @escaping @Sendable () -> Void
     ) {
         self.status = status
         self.headers = headers
         self.finalURL = finalURL
         self.bodyLength = bodyLength
+        self.connectionMayBeKept = connectionMayBeKept
         self.nextPiece = next
         self.stop = cancel
     }
