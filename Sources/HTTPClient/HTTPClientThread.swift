@@ -58,7 +58,12 @@ extension HTTPClientThread {
             await withCheckedContinuation { continuation in
                 let started = start {
                     work { result in
-                        if deliveryIsLast { slots?.release() }
+                        if deliveryIsLast {
+                            // Its eventfd is closed before the slot goes back (the work polls it no
+                            // more), so the descriptors in use stay within the slots' limit.
+                            cancellation.close()
+                            slots?.release()
+                        }
                         continuation.resume(returning: result)
                     }
                     cancellation.close()

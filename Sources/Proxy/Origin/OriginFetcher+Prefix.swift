@@ -21,9 +21,17 @@ extension OriginFetcher {
     /// 4 Mbit/s): an origin that stalls on the rest does not keep its slot until the deadline.
     static let drainTime = Duration.milliseconds(500)
 
+    /// Whether a background read of a rest may keep its exchange's slot: not when three quarters of
+    /// `limits.max_origin_exchanges` are taken, where a request's next fetch could be shed for it.
+    var slotsToSpare: Bool {
+        let slots = origin.exchangeSlots
+        return slots.inFlight * 4 < slots.limit * 3
+    }
+
     /// Reads `url`'s body only as far as needed: after each piece that at least doubles what arrived,
     /// `settles` is asked for its answer from the bytes so far; once it gives one, the transfer is ended
-    /// (the rest never crosses the network). The whole body otherwise, within `maxBytes`. Vetted as
+    /// (the rest is not read: what crossed the network is what the client had read ahead, at most its
+    /// 256 kB buffer, and the socket's). The whole body otherwise, within `maxBytes`. Vetted as
     /// `fetch` is (fields, redirects, addresses, a directory mount's confinement), never coalesced with
     /// another fetch (`SharedReads` shares the caller's answer instead), and ended at
     /// `timeouts.origin_seconds` from its start, as a buffered fetch is: bytes that settle the answer by
@@ -49,6 +57,8 @@ extension OriginFetcher {
         var drainsRest = false
         defer { if !drainsRest { stream.cancel() } }
         defer { metrics.recordOriginFetch(kind: kind, seconds: Self.milliseconds(started.duration(to: .now())) / 1000) }
+        var prefix = FetchedPrefix<Answer>(status: stream.status, bytes: [], settled: nil)
+        guard (200..<300).contains(stream.status) else { return prefix }
         // A body encoded although identity was asked for is read whole on this exchange (no second
         // one: this one's slot may not be back yet) and decoded, as a buffered fetch decodes it.
         let coding = stream.headers[.contentEncoding]?.lowercased()
@@ -63,12 +73,13 @@ extension OriginFetcher {
         let budget = ConfigSeconds.duration(config.timeouts.originTotal)
         let remaining = budget - started.duration(to: .now())
         let deadline = Task {
-            if remaining > .zero { try? await Task.sleep(for: remaining) }
+            // Cancelled once the read is over: then the stream is left as it is.
+            if remaining > .zero {
+                do { try await Task.sleep(for: remaining) } catch { return }
+            }
             stream.cancel()
         }
         defer { if !drainsRest { deadline.cancel() } }
-        var prefix = FetchedPrefix<Answer>(status: stream.status, bytes: [], settled: nil)
-        guard (200..<300).contains(stream.status) else { return prefix }
         do {
             var nextCheck = 0
             while let piece = try await stream.next() {
@@ -77,17 +88,28 @@ extension OriginFetcher {
                 guard !encoded, prefix.bytes.count >= nextCheck else { continue }
                 if let answer = settles(prefix.bytes) {
                     prefix.settled = answer
-                    if stream.connectionMayBeKept, let length = stream.bodyLength, length - prefix.bytes.count <= Self.drainedRemainder {
+                    if stream.connectionMayBeKept, let length = stream.bodyLength, length - prefix.bytes.count <= Self.drainedRemainder,
+                       slotsToSpare {
                         drainsRest = true
+                        let logger = logger
                         Task {
                             defer { deadline.cancel() }
                             // An origin that stalls now keeps the exchange's slot no longer than this.
                             let cutoff = Task {
-                                try? await Task.sleep(for: Self.drainTime)
+                                do { try await Task.sleep(for: Self.drainTime) } catch { return }
                                 stream.cancel()
                             }
                             defer { cutoff.cancel() }
-                            while (try? await stream.next()) != nil {}
+                            var read = 0
+                            var ended = false
+                            do {
+                                while let piece = try await stream.next() { read += piece.count }
+                                ended = true
+                            } catch {}
+                            logger.debug("origin fetch rest", [
+                                ("url", ProxyLogger.redactedURL(url)), ("kind", kind), ("bytes", String(read)),
+                                ("rest", ended ? "read to its end, connection kept" : "cut off"),
+                            ])
                         }
                     }
                     break
@@ -109,7 +131,7 @@ extension OriginFetcher {
             ("url", ProxyLogger.redactedURL(url)), ("kind", kind), ("status", String(stream.status)),
             ("ms", Self.debugMilliseconds(Self.milliseconds(started.duration(to: .now())))),
             ("bytes", String(prefix.bytes.count)), ("whole", prefix.isWhole ? "true" : "false"),
-            ("rest", prefix.isWhole ? "none" : drainsRest ? "read in the background" : "cut off"),
+            ("rest", prefix.isWhole ? "none" : drainsRest ? "reading in the background" : "cut off"),
         ])
         return prefix
     }

@@ -153,12 +153,16 @@ struct VideoTimelineReader: Sendable {
             try await reader.readStart(master, segmentURL: segmentURL, initURL: initURL, key: key, part: part, request: request, quiet: quiet)
         }
         // A read another request started was made with its URL and fields (a live key leaves out the
-        // query's token): only its success is shared. Its failure, or its shedding, may be that
-        // request's own (an expired token), so this one reads for itself.
-        if joined, (try? shared.get())?.ticks == nil {
-            return try await readStart(master, segmentURL: segmentURL, initURL: initURL, key: key, part: part, request: request, quiet: quiet)
-        }
-        return try shared.get()
+        // query's token): only its success, and an answer the segment itself gives (not TS, no PTS),
+        // are shared. A failed fetch may be that request's own (an expired token), so this one reads
+        // again, with the requests that ask exactly as it does (the same URLs, query included, and
+        // forwarded fields): viewers joined on a failed read do not each fetch the segment at once.
+        // Shedding is passed on: the slots are as full for this request.
+        guard joined, case .success(let answer) = shared, answer.ticks == nil, answer.transient else { return try shared.get() }
+        let again = "\(key) again \(segmentURL) \(initURL ?? "") \(MemoryCacheKey.make(target: master, request: request))"
+        return try await timestampReads.value(for: again) {
+            try await reader.readStart(master, segmentURL: segmentURL, initURL: initURL, key: key, part: part, request: request, quiet: quiet)
+        }.answer.get()
     }
 
     /// `segmentStart`'s origin read, one at a time per key; stores what it reads.
