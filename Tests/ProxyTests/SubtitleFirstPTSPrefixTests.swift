@@ -272,6 +272,22 @@ import Testing
         origin.stop()
     }
 
+    /// An error status is the answer whatever its body's encoding: a 503 whose body is in an encoding
+    /// the proxy does not decode is read as the 503 it is, not
+    /// as an unreadable segment.
+    @Test func anErrorStatusInAnUnknownEncodingIsItsStatus() async throws {
+        let origin = try Self.origin(segment: .raw(TestOrigin.response(
+            status: 503, headers: [("Content-Encoding", "br")], body: Array("busy".utf8))))
+        try await withProxy(Self.config(origin: origin)) { proxy in
+            let vtt = try await proxy.get(Self.file)
+            #expect(vtt.status == 200)
+            #expect(!vtt.text.contains("X-TIMESTAMP-MAP"))
+            let line = try #require(proxy.logLines.first { $0.contains(#""msg":"timestamp map""#) })
+            #expect(line.contains("answered 503"), "\(line)")
+        }
+        origin.stop()
+    }
+
     /// An origin that sends the segment gzip-encoded although the stream asked for identity: read
     /// whole on the same exchange and decoded. With one exchange slot, a second fetch for it would
     /// find the stream's slot still taken and be shed; 600 kB is more than the stream buffers.
