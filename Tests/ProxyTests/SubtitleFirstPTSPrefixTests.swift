@@ -131,6 +131,17 @@ import Testing
         })
     }
 
+    /// The first WebVTT file of the three tracks, asked for at once; the other two tracks' PTS reads
+    /// joined the first's (`originHoldingTheFirstRead` holds it until they have).
+    static func threeTracksAtOnce(_ proxy: ProxyHarness) async throws -> [RawResponse] {
+        async let en = proxy.get(Self.file("en"))
+        async let fr = proxy.get(Self.file("fr"))
+        async let de = proxy.get(Self.file("de"))
+        let files = try await [en, fr, de]
+        #expect(Self.reads(proxy).joined >= 2, "both other tracks joined the first read")
+        return files
+    }
+
     /// A read that another track's request started and that failed (here the origin's first answer,
     /// a 503) is not taken as this request's answer: it reads again, and the two requests that joined
     /// the failed read, asking alike, read again once between them.
@@ -139,11 +150,7 @@ import Testing
         let origin = try Self.originHoldingTheFirstRead(TestOrigin.response(status: 503, body: []), proxy: harness)
         try await withProxy(Self.config(origin: origin)) { proxy in
             harness.withLock { $0 = proxy }
-            async let en = proxy.get(Self.file("en"))
-            async let fr = proxy.get(Self.file("fr"))
-            async let de = proxy.get(Self.file("de"))
-            let files = try await [en, fr, de]
-            #expect(Self.reads(proxy).joined >= 2, "both other tracks joined the first read")
+            let files = try await Self.threeTracksAtOnce(proxy)
             #expect(files.allSatisfy { $0.status == 200 })
             let mapped = files.filter { $0.text.contains("X-TIMESTAMP-MAP=MPEGTS:126000,LOCAL:00:00:00.000") }.count
             #expect(mapped == 2, "the two that joined the failed read read again; the first got the 503")
@@ -160,11 +167,7 @@ import Testing
             TestOrigin.response(status: 200, body: Array(repeating: 0x47, count: 2_000)), proxy: harness)
         try await withProxy(Self.config(origin: origin)) { proxy in
             harness.withLock { $0 = proxy }
-            async let en = proxy.get(Self.file("en"))
-            async let fr = proxy.get(Self.file("fr"))
-            async let de = proxy.get(Self.file("de"))
-            let files = try await [en, fr, de]
-            #expect(Self.reads(proxy).joined >= 2, "both other tracks joined the first read")
+            let files = try await Self.threeTracksAtOnce(proxy)
             #expect(files.allSatisfy { $0.status == 200 && !$0.text.contains("X-TIMESTAMP-MAP") })
             #expect(origin.requests(path: "/vod-ts/v0/seg000.ts").count == 1)
         }
